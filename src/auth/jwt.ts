@@ -1,0 +1,86 @@
+/**
+ * JWT issuing and verification (HS256, algorithm pinned), and the AuthProvider that turns
+ * a Bearer access token into the caller.
+ */
+import jwt from "jsonwebtoken";
+import mongoose from "mongoose";
+import { unauthenticated } from "../core/errors.js";
+import type { AnyModel, User } from "../core/types.js";
+import { type AuthProvider, bearerToken } from "./callerResolver.js";
+import { toUser } from "./userPlugin.js";
+
+export interface JwtAuthOptions {
+  secret: string;
+  /** Defaults to `secret`; refresh tokens are still told apart by their `typ` claim. */
+  refreshSecret?: string;
+  /** Access-token lifetime in seconds. Default 15 minutes. */
+  expiresInSeconds?: number;
+  /** Refresh-token lifetime in seconds. Default 30 days. */
+  refreshExpiresInSeconds?: number;
+  /** Extra fields signup accepts besides email and password. Default: `["name"]`. */
+  signupFields?: string[];
+}
+
+export interface TokenPair {
+  token: string;
+  refreshToken: string;
+  userId: string;
+}
+
+type TokenType = "access" | "refresh";
+const ALGORITHM = "HS256";
+
+function secretFor(options: JwtAuthOptions, type: TokenType): string {
+  return type === "refresh" ? (options.refreshSecret ?? options.secret) : options.secret;
+}
+
+export function issueTokens(options: JwtAuthOptions, userId: string): TokenPair {
+  const sign = (type: TokenType, expiresIn: number) =>
+    jwt.sign({ typ: type }, secretFor(options, type), {
+      algorithm: ALGORITHM,
+      expiresIn,
+      subject: userId,
+    });
+  return {
+    token: sign("access", options.expiresInSeconds ?? 15 * 60),
+    refreshToken: sign("refresh", options.refreshExpiresInSeconds ?? 30 * 24 * 3600),
+    userId,
+  };
+}
+
+/** Returns the user id in a valid token of the given type; throws a 401 otherwise. */
+export function verifyToken(options: JwtAuthOptions, token: string, type: TokenType): string {
+  try {
+    const payload = jwt.verify(token, secretFor(options, type), { algorithms: [ALGORITHM] });
+    if (typeof payload !== "object" || payload.typ !== type || typeof payload.sub !== "string") {
+      throw unauthenticated("The token is not a valid access token.");
+    }
+    return payload.sub;
+  } catch (error) {
+    if (error instanceof jwt.TokenExpiredError) throw unauthenticated("The token has expired.");
+    if (error instanceof jwt.JsonWebTokenError) throw unauthenticated("The token is invalid.");
+    throw error;
+  }
+}
+
+export async function loadActiveUser(userModel: AnyModel, userId: string): Promise<User> {
+  if (!mongoose.isValidObjectId(userId)) throw unauthenticated("The token is invalid.");
+  const doc = await userModel.findById(userId).exec();
+  if (!doc) throw unauthenticated("The user no longer exists.");
+  if (doc.get("disabled") === true) throw unauthenticated("This user is disabled.");
+  return toUser(doc);
+}
+
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
+
+export function jwtProvider(userModel: AnyModel, options: JwtAuthOptions): AuthProvider {
+  return {
+    name: "jwt",
+    async resolve(headers) {
+      const token = bearerToken(headers);
+      if (!token) return undefined;
+      if (!JWT_SHAPE.test(token)) throw unauthenticated("The token is invalid.");
+      return loadActiveUser(userModel, verifyToken(options, token, "access"));
+    },
+  };
+}

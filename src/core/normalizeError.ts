@@ -1,0 +1,108 @@
+/**
+ * Maps anything thrown below the core (Mongoose, the driver, hooks) onto the TerrenoError
+ * family, keeping driver text and offending values out of every message.
+ */
+import mongoose from "mongoose";
+import { type FieldErrors, TerrenoError, validationFailed } from "./errors.js";
+
+const UNAVAILABLE_NAMES = new Set([
+  "MongooseServerSelectionError",
+  "MongoServerSelectionError",
+  "MongoNetworkError",
+  "MongoNetworkTimeoutError",
+  "MongoNotConnectedError",
+  "MongoTopologyClosedError",
+  "MongoPoolClearedError",
+  "MongoExpiredSessionError",
+]);
+
+interface ValidatorErrorLike {
+  kind?: string;
+  path?: string;
+  properties?: {
+    enumValues?: unknown[];
+    min?: unknown;
+    max?: unknown;
+    minlength?: unknown;
+    maxlength?: unknown;
+  };
+}
+
+function describeValidatorError(error: ValidatorErrorLike): string {
+  const props = error.properties ?? {};
+  switch (error.kind) {
+    case "required":
+      return "is required";
+    case "enum":
+      return `must be one of: ${(props.enumValues ?? []).join(", ")}`;
+    case "min":
+      return `must be >= ${props.min}`;
+    case "max":
+      return `must be <= ${props.max}`;
+    case "minlength":
+      return `must be at least ${props.minlength} characters`;
+    case "maxlength":
+      return `must be at most ${props.maxlength} characters`;
+    case "regexp":
+      return "has an invalid format";
+    default:
+      return error.kind && error.kind !== "user defined" && error.kind !== "Error"
+        ? `must be a valid ${error.kind}`
+        : "is invalid";
+  }
+}
+
+function isUnavailable(error: Error): boolean {
+  return (
+    UNAVAILABLE_NAMES.has(error.name) ||
+    /buffering timed out|connection .* closed|client must be connected|topology was destroyed/i.test(
+      error.message,
+    )
+  );
+}
+
+export function normalizeError(error: unknown): TerrenoError {
+  if (error instanceof TerrenoError) return error;
+  if (error instanceof mongoose.Error.ValidationError) {
+    const fields: FieldErrors = {};
+    for (const [path, inner] of Object.entries(error.errors)) {
+      fields[path] = describeValidatorError(inner as ValidatorErrorLike);
+    }
+    return validationFailed("The document failed validation.", fields);
+  }
+  if (error instanceof mongoose.Error.CastError) {
+    return validationFailed("A value has the wrong type.", {
+      [error.path]: `must be a valid ${error.kind}`,
+    });
+  }
+  if (error instanceof Error) {
+    const code = (error as Error & { code?: unknown }).code;
+    if (code === 11000) {
+      const keys = Object.keys((error as Error & { keyPattern?: object }).keyPattern ?? {});
+      return new TerrenoError(
+        "conflict",
+        keys.length > 0
+          ? `A document with the same ${keys.join(", ")} already exists.`
+          : "A document with the same unique value already exists.",
+      );
+    }
+    if (
+      code === 50 ||
+      (error.name === "MongoServerError" && /time limit|MaxTimeMSExpired/i.test(error.message))
+    ) {
+      return validationFailed("The query took too long. Narrow the filter or simplify the $regex.");
+    }
+    if (isUnavailable(error)) {
+      return new TerrenoError(
+        "database_unavailable",
+        "The database is unavailable. Try again shortly.",
+        undefined,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+  // The cause is kept for server-side logs only; it never reaches a response.
+  return new TerrenoError("internal", "An unexpected error occurred.", undefined, { cause: error });
+}

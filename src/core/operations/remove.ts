@@ -1,0 +1,36 @@
+/** delete: permission → load → object permission → preDelete → soft or hard delete → postDelete. */
+import { forbidden } from "../errors.js";
+import { loadDocument } from "../loadDocument.js";
+import { checkPermissions } from "../permissions.js";
+import type { Resource } from "../resource.js";
+import type { RequestContext } from "../types.js";
+
+export interface DeleteInput {
+  id: unknown;
+}
+
+export interface DeleteResult {
+  id: string;
+  deleted: true;
+}
+
+export async function remove(
+  resource: Resource,
+  ctx: RequestContext,
+  input: DeleteInput,
+): Promise<DeleteResult> {
+  const { options, description } = resource;
+  await checkPermissions(options.permissions, "delete", ctx.user);
+  const doc = await loadDocument(resource, ctx, "delete", input.id);
+  if (options.preDelete && (await options.preDelete(doc, ctx)) === null) {
+    throw forbidden("This document may not be deleted.");
+  }
+  if (description.softDelete) {
+    doc.set("deleted", true);
+    await doc.save();
+  } else {
+    await doc.deleteOne();
+  }
+  await options.postDelete?.(doc, ctx);
+  return { id: String(doc._id), deleted: true };
+}

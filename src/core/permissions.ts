@@ -1,0 +1,69 @@
+/**
+ * Permission helpers and the one function that enforces them. Method-level checks run
+ * without a document; object-level checks run again on the loaded document.
+ */
+import { forbidden, methodNotAllowed, unauthenticated } from "./errors.js";
+import type { AnyDocument, CrudMethod, PermissionMethod, Permissions, User } from "./types.js";
+
+export const IsAny: PermissionMethod = () => true;
+
+export const IsAuthenticated: PermissionMethod = (_method, user) => Boolean(user);
+
+export const IsAdmin: PermissionMethod = (_method, user) => Boolean(user?.admin);
+
+function ownerIdOf(obj: AnyDocument): string | undefined {
+  const owner = obj?.ownerId;
+  if (owner == null) {
+    return undefined;
+  }
+  // A populated owner is a document; an unpopulated one is an ObjectId.
+  return String(owner._id ?? owner);
+}
+
+/** Admins pass; otherwise the document's `ownerId` must be the caller. */
+export const IsOwner: PermissionMethod = (_method, user, obj) => {
+  if (!user) {
+    return false;
+  }
+  if (user.admin || obj === undefined) {
+    return true;
+  }
+  return ownerIdOf(obj) === user.id;
+};
+
+export const IsAuthenticatedOrReadOnly: PermissionMethod = (method, user) =>
+  Boolean(user) || method === "list" || method === "read";
+
+export const IsOwnerOrReadOnly: PermissionMethod = (method, user, obj) =>
+  method === "list" || method === "read" || IsOwner(method, user, obj);
+
+/** Scopes a list to the caller's own documents (admins see everything). */
+export function OwnerQueryFilter(user?: User): Record<string, unknown> | null {
+  if (!user) {
+    return null;
+  }
+  return user.admin ? {} : { ownerId: user.id };
+}
+
+export function isMethodEnabled(permissions: Permissions, method: CrudMethod): boolean {
+  const checks = permissions[method];
+  return Array.isArray(checks) && checks.length > 0;
+}
+
+/** Throws 405 for a disabled method, 401 for an anonymous caller who fails, 403 otherwise. */
+export async function checkPermissions(
+  permissions: Permissions,
+  method: CrudMethod,
+  user: User | undefined,
+  obj?: AnyDocument,
+): Promise<void> {
+  const checks = permissions[method];
+  if (!checks || checks.length === 0) {
+    throw methodNotAllowed(method);
+  }
+  for (const check of checks) {
+    if (!(await check(method, user, obj))) {
+      throw user ? forbidden() : unauthenticated();
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Resolves which declared `populatePaths` a call populates, and builds Mongoose populate
+ * options whose field selects can never pull a hidden field of the referenced model.
+ */
+import mongoose from "mongoose";
+import type { HiddenFields } from "../schema/hiddenFields.js";
+import { validationFailed } from "./errors.js";
+import type { PopulatePath } from "./types.js";
+
+export interface PopulateOption {
+  path: string;
+  select?: string;
+}
+
+function refModelName(model: mongoose.Model<unknown>, path: string): string | undefined {
+  const schemaType = model.schema.path(path) as unknown as
+    | {
+        options?: { ref?: unknown; type?: unknown };
+        embeddedSchemaType?: { options?: { ref?: unknown } };
+        caster?: { options?: { ref?: unknown } };
+      }
+    | undefined;
+  const ref =
+    schemaType?.options?.ref ??
+    schemaType?.embeddedSchemaType?.options?.ref ??
+    schemaType?.caster?.options?.ref;
+  if (typeof ref === "string") return ref;
+  if (typeof ref === "function" && "modelName" in ref) return String(ref.modelName);
+  return undefined;
+}
+
+function isSelectFalse(
+  modelName: string | undefined,
+  field: string,
+  connection: mongoose.Connection,
+): boolean {
+  if (!modelName) return false;
+  const refModel = connection.models[modelName] ?? mongoose.models[modelName];
+  const schemaType = refModel?.schema.path(field) as unknown as
+    | { options?: { select?: unknown } }
+    | undefined;
+  return schemaType?.options?.select === false;
+}
+
+/** `requested` undefined means every declared path; an undeclared path is a 400. */
+export function resolvePopulate(
+  declared: readonly PopulatePath[],
+  requested: unknown,
+  hidden: HiddenFields,
+  model: mongoose.Model<unknown>,
+): PopulateOption[] {
+  const visible = declared.filter((p) => !hidden.isHidden(p.path));
+  let chosen = visible;
+  if (requested !== undefined) {
+    const names = typeof requested === "string" ? requested.split(",").filter(Boolean) : requested;
+    if (!Array.isArray(names) || names.some((n) => typeof n !== "string")) {
+      throw validationFailed("Invalid populate.", { populate: "must be a list of paths" });
+    }
+    const unknown = names.filter((name) => !visible.some((p) => p.path === name));
+    if (unknown.length > 0) {
+      const allowed = visible.map((p) => p.path).join(", ") || "none";
+      throw validationFailed(
+        `Cannot populate ${unknown.join(", ")}. Populatable paths: ${allowed}.`,
+        {
+          populate: `${unknown.join(", ")} is not a populatable path`,
+        },
+      );
+    }
+    chosen = visible.filter((p) => names.includes(p.path));
+  }
+  return chosen.map((p) => {
+    const refName = refModelName(model, p.path);
+    const fields = (p.fields ?? []).filter(
+      (f) =>
+        !hidden.isHiddenName(f) &&
+        !isSelectFalse(refName, f, model.db) &&
+        !f.startsWith("+") &&
+        !f.startsWith("-"),
+    );
+    return fields.length > 0 || p.fields
+      ? { path: p.path, select: ["_id", ...fields].join(" ") }
+      : { path: p.path };
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * The tail of every pipeline: serialize documents, strip hidden fields for the surface,
+ * then hand the result to the user's response handler (stripped again after it, so a
+ * handler cannot put a hidden field back).
+ */
+import { type Resource, surfaceOf } from "./resource.js";
+import { serializeDocument } from "./serialize.js";
+import type { AnyDocument, CrudMethod, PlainObject, RequestContext } from "./types.js";
+
+export async function respond(
+  resource: Resource,
+  ctx: RequestContext,
+  method: CrudMethod,
+  docs: AnyDocument | AnyDocument[],
+): Promise<unknown> {
+  const { hidden } = resource.views[surfaceOf(ctx.transport)];
+  const strip = (doc: AnyDocument) => hidden.stripHidden(serializeDocument(doc)) as PlainObject;
+  const value = Array.isArray(docs) ? docs.map(strip) : strip(docs);
+  const { options } = resource;
+  if (ctx.transport !== "rest" && options.mcp?.mcpResponseHandler) {
+    return hidden.stripHidden(await options.mcp.mcpResponseHandler(value, method, ctx.user));
+  }
+  if (options.responseHandler) {
+    return hidden.stripHidden(await options.responseHandler(value, method, ctx, options));
+  }
+  return value;
+}

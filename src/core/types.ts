@@ -1,0 +1,129 @@
+/**
+ * Types shared by the transport-free CRUD core and its adapters (REST, MCP, AI SDK).
+ * Nothing here may import Express, the MCP SDK or `ai`.
+ */
+import type { Model } from "mongoose";
+
+export type CrudMethod = "list" | "read" | "create" | "update" | "delete";
+export const CRUD_METHODS: readonly CrudMethod[] = ["list", "read", "create", "update", "delete"];
+
+/** The caller, as resolved by the auth layer. `id` is the user's ObjectId as a string. */
+export interface User {
+  id: string;
+  _id?: unknown;
+  admin?: boolean;
+  email?: string;
+  [key: string]: unknown;
+}
+
+/** Which surface a call came through; hooks can branch on it. */
+export type Transport = "rest" | "mcp" | "ai" | "internal";
+
+/**
+ * What hooks, permissions and handlers see of a request. It is deliberately not an
+ * Express request: MCP and in-process AI calls have no HTTP request to fake.
+ */
+export interface RequestContext {
+  user?: User;
+  transport: Transport;
+  /** Lower-cased request headers when the call came over HTTP. */
+  headers: Readonly<Record<string, string | undefined>>;
+  /** The transport's native request object (the Express request for REST), for escape hatches. */
+  raw?: unknown;
+}
+
+/** A document as the core hands it to hooks and permissions. */
+// biome-ignore lint/suspicious/noExplicitAny: Mongoose documents are user-typed; this alias is the one named escape hatch.
+export type AnyDocument = any;
+
+export type PermissionMethod = (
+  method: CrudMethod,
+  user?: User,
+  obj?: AnyDocument,
+) => boolean | Promise<boolean>;
+
+export type Permissions = Partial<Record<CrudMethod, PermissionMethod[]>>;
+
+export interface PopulatePath {
+  path: string;
+  /** Fields to select on the populated document; hidden fields are always removed. */
+  fields?: string[];
+}
+
+export type PlainObject = Record<string, unknown>;
+
+export type ResponseHandler = (
+  value: PlainObject | PlainObject[],
+  method: CrudMethod,
+  req: RequestContext,
+  options: CrudOptions,
+) => unknown | Promise<unknown>;
+
+export interface CrudHooks {
+  /** Return the (possibly changed) body; `null` refuses the write with 403. */
+  preCreate?: (
+    body: PlainObject,
+    req: RequestContext,
+  ) => PlainObject | null | Promise<PlainObject | null>;
+  postCreate?: (doc: AnyDocument, req: RequestContext) => void | Promise<void>;
+  preUpdate?: (
+    body: PlainObject,
+    req: RequestContext,
+  ) => PlainObject | null | Promise<PlainObject | null>;
+  postUpdate?: (
+    doc: AnyDocument,
+    body: PlainObject,
+    req: RequestContext,
+    prevDoc: AnyDocument,
+  ) => void | Promise<void>;
+  /** Return `null` to refuse the delete with 403. */
+  preDelete?: (doc: AnyDocument, req: RequestContext) => unknown | Promise<unknown>;
+  postDelete?: (doc: AnyDocument, req: RequestContext) => void | Promise<void>;
+}
+
+export interface MCPConfig {
+  /** Which tools to expose. Default: `['list', 'read']`. */
+  methods?: CrudMethod[];
+  /** Replaces the generated tool description prefix. */
+  description?: string;
+  /** Tool name prefix; default is the pluralized snake_case model name. */
+  toolPrefix?: string;
+  /** Bare names hide a field at every depth; dotted paths hide one location. */
+  excludeFields?: string[];
+  /** Upper bound for `limit` on the list tool. Default 50. */
+  maxLimit?: number;
+  /** Replaces `responseHandler` for MCP and AI-tool results. */
+  mcpResponseHandler?: (
+    value: PlainObject | PlainObject[],
+    method: CrudMethod,
+    user?: User,
+  ) => unknown;
+}
+
+export interface CrudOptions extends CrudHooks {
+  permissions: Permissions;
+  /** Fields that list callers may filter on. Anything else gets a 400. */
+  queryFields?: string[];
+  /** Merged over the caller's filter. Returning `null` yields an empty result. */
+  queryFilter?: (
+    user: User | undefined,
+    query: PlainObject,
+  ) => PlainObject | null | Promise<PlainObject | null>;
+  /** Defaults applied to list filters when the caller does not set them. */
+  defaultQueryParams?: PlainObject;
+  /** Default sort, e.g. `"-createdAt"` or `{ createdAt: -1 }`. */
+  sort?: string | Record<string, 1 | -1>;
+  defaultLimit?: number;
+  maxLimit?: number;
+  populatePaths?: PopulatePath[];
+  /** Fields no client may write (e.g. an owner set by a hook). Writes naming them get a 400. */
+  readOnlyFields?: string[];
+  responseHandler?: ResponseHandler;
+  /** Opt this model in to MCP and AI tools. */
+  mcp?: MCPConfig;
+  /** Allow callers with no user (only meaningful where permissions also allow it). */
+  allowAnonymous?: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: user model types vary; the core only reads schema metadata.
+export type AnyModel = Model<any>;

@@ -1,0 +1,32 @@
+/**
+ * Reads list parameters from the raw query string with a bounded `qs` parse, so operator
+ * syntax (`calories[$gt]=100`) works whatever query parser the host app configured.
+ */
+import type { Request } from "express";
+import qs from "qs";
+import type { ListInput } from "../core/operations/list.js";
+import type { PlainObject } from "../core/types.js";
+
+const RESERVED = new Set(["page", "limit", "sort", "populate"]);
+
+export function parseListQuery(req: Request): ListInput {
+  const queryString = req.originalUrl.split("?")[1] ?? "";
+  const parsed = qs.parse(queryString, {
+    depth: 3,
+    arrayLimit: 100,
+    parameterLimit: 200,
+    allowPrototypes: false,
+    plainObjects: true,
+  }) as PlainObject;
+  const filter: PlainObject = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!RESERVED.has(key)) filter[key] = value;
+  }
+  return {
+    filter,
+    page: parsed.page,
+    limit: parsed.limit,
+    sort: parsed.sort,
+    populate: parsed.populate,
+  };
+}

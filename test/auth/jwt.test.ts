@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { before, describe, test } from "node:test";
+import type { Express } from "express";
+import jwt from "jsonwebtoken";
+import request from "supertest";
+import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { useTestDatabase } from "../helpers/database.js";
+import { User } from "../helpers/models.js";
+import { buildRestApp, JWT_SECRET } from "../helpers/restApp.js";
+
+useTestDatabase("auth_jwt");
+
+describe("JWT auth", () => {
+  let app: Express;
+  let alice: TestUser;
+
+  before(async () => {
+    app = buildRestApp();
+    alice = await signUp(app, "alice");
+  });
+
+  test("signup returns 201 tokens and stores a hash, never the password", async () => {
+    assert.ok(alice.token && alice.refreshToken && alice.userId);
+    const stored = await User.findById(alice.userId).select("+passwordHash").lean();
+    const hash = (stored as { passwordHash?: string } | null)?.passwordHash ?? "";
+    assert.match(hash, /^\$2[aby]\$/);
+    assert.doesNotMatch(hash, /correct horse/);
+  });
+
+  test("login returns the same shape with 200; a wrong password is 401", async () => {
+    const ok = await request(app)
+      .post("/auth/login")
+      .send({ email: alice.email, password: "correct horse battery" });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(Object.keys(ok.body.data).sort(), ["refreshToken", "token", "userId"]);
+    const bad = await request(app)
+      .post("/auth/login")
+      .send({ email: alice.email, password: "wrong password!" });
+    assert.equal(bad.status, 401);
+    assert.equal(bad.body.code, "unauthenticated");
+    const injected = await request(app)
+      .post("/auth/login")
+      .send({ email: { $gt: "" }, password: "whatever1" });
+    assert.equal(injected.status, 400);
+  });
+
+  test("me returns the caller without the password hash", async () => {
+    const res = await request(app).get("/auth/me").set(bearer(alice));
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.id, alice.userId);
+    assert.equal(res.body.data.email, alice.email);
+    assert.equal(res.body.data.passwordHash, undefined);
+    assert.equal((await request(app).get("/auth/me")).status, 401);
+  });
+
+  test("refresh_token issues a new pair; an access token is not a refresh token", async () => {
+    const res = await request(app)
+      .post("/auth/refresh_token")
+      .send({ refreshToken: alice.refreshToken });
+    assert.equal(res.status, 200);
+    assert.ok(res.body.data.token);
+    const wrongType = await request(app)
+      .post("/auth/refresh_token")
+      .send({ refreshToken: alice.token });
+    assert.equal(wrongType.status, 401);
+  });
+
+  test("signup refuses privileged and unknown fields, and duplicate emails", async () => {
+    const admin = await request(app)
+      .post("/auth/signup")
+      .send({ email: "mallory@example.com", password: "long enough pw", admin: true });
+    assert.equal(admin.status, 400);
+    assert.equal(admin.body.fields.admin, "is not an allowed field");
+    assert.equal(await User.countDocuments({ email: "mallory@example.com" }), 0);
+    const dup = await request(app)
+      .post("/auth/signup")
+      .send({ email: alice.email, password: "long enough pw" });
+    assert.equal(dup.status, 409);
+  });
+
+  test("expired, forged, alg:none and refresh tokens are refused with 401 on every route", async () => {
+    const expired = jwt.sign({ typ: "access" }, JWT_SECRET, {
+      subject: alice.userId,
+      expiresIn: -10,
+    });
+    const forged = jwt.sign({ typ: "access" }, "another-secret-entirely", {
+      subject: alice.userId,
+    });
+    const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString("base64url")}.${Buffer.from(
+      JSON.stringify({ sub: alice.userId, typ: "access" }),
+    ).toString("base64url")}.`;
+    for (const token of [expired, forged, none, alice.refreshToken, "garbage"]) {
+      const res = await request(app).get("/todos").set("Authorization", `Bearer ${token}`);
+      assert.equal(res.status, 401, token);
+      assert.equal(res.body.code, "unauthenticated");
+    }
+    const malformedHeader = await request(app).get("/todos").set("Authorization", "Token abc");
+    assert.equal(malformedHeader.status, 401);
+  });
+});

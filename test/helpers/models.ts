@@ -1,0 +1,33 @@
+/** Test models shared by REST and MCP suites: a user, an owned Todo and a Food with a populated owner. */
+import mongoose, { Schema } from "mongoose";
+import { authUserPlugin } from "../../src/auth/userPlugin.js";
+
+const userSchema = new Schema({ name: { type: String, maxlength: 100 } }, { timestamps: true });
+userSchema.plugin(authUserPlugin);
+export const User = mongoose.models.User ?? mongoose.model("User", userSchema);
+
+const todoSchema = new Schema(
+  {
+    title: { type: String, required: true, maxlength: 200 },
+    completed: { type: Boolean, default: false },
+    priority: { type: Number, min: 1, max: 5 },
+    dueDate: Date,
+    tags: [String],
+    internalNote: String,
+    ownerId: { type: Schema.Types.ObjectId, ref: "User", required: true },
+    deleted: { type: Boolean, default: false },
+  },
+  { timestamps: true },
+);
+export const Todo = mongoose.models.Todo ?? mongoose.model("Todo", todoSchema);
+
+const foodSchema = new Schema(
+  {
+    name: { type: String, required: true, unique: true },
+    calories: { type: Number, min: 0 },
+    eatenAt: Date,
+    ownerId: { type: Schema.Types.ObjectId, ref: "User" },
+  },
+  { timestamps: true },
+);
+export const Food = mongoose.models.Food ?? mongoose.model("Food", foodSchema);

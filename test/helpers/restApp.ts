@@ -1,0 +1,81 @@
+/** The app under test for the REST suites: owned Todos and shared Foods with JWT auth. */
+import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
+import type { CrudOptions, PlainObject, RequestContext } from "../../src/core/types.js";
+import { modelRouter } from "../../src/rest/modelRouter.js";
+import { Food, Todo, User } from "./models.js";
+
+export const JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
+
+export const hookCalls: string[] = [];
+
+export function todoOptions(overrides: Partial<CrudOptions> = {}): CrudOptions {
+  return {
+    permissions: {
+      list: [IsAuthenticated],
+      read: [IsOwner],
+      create: [IsAuthenticated],
+      update: [IsOwner],
+      delete: [IsOwner],
+    },
+    queryFields: ["title", "completed", "priority", "dueDate", "tags", "ownerId", "internalNote"],
+    queryFilter: OwnerQueryFilter,
+    readOnlyFields: ["ownerId"],
+    sort: "-createdAt",
+    defaultLimit: 10,
+    maxLimit: 25,
+    populatePaths: [{ path: "ownerId", fields: ["name", "passwordHash"] }],
+    preCreate: (body: PlainObject, req: RequestContext) => {
+      hookCalls.push(`preCreate:${req.transport}`);
+      if (body.title === "forbidden by hook") return null;
+      return { ...body, ownerId: req.user?.id };
+    },
+    postCreate: () => {
+      hookCalls.push("postCreate");
+    },
+    preUpdate: (body) => (body.title === "forbidden by hook" ? null : body),
+    postUpdate: (_doc, _body, _req, prev) => {
+      hookCalls.push(`postUpdate:${String(prev.title)}`);
+    },
+    preDelete: (doc) => (doc.title === "undeletable" ? null : doc),
+    postDelete: () => {
+      hookCalls.push("postDelete");
+    },
+    mcp: {
+      methods: ["list", "read", "create", "update", "delete"],
+      excludeFields: ["internalNote"],
+      maxLimit: 5,
+    },
+    ...overrides,
+  };
+}
+
+export function foodOptions(overrides: Partial<CrudOptions> = {}): CrudOptions {
+  return {
+    permissions: {
+      list: [IsAuthenticated],
+      read: [IsAuthenticated],
+      create: [IsAuthenticated],
+      update: [IsOwner],
+      delete: [],
+    },
+    queryFields: ["name", "calories", "eatenAt"],
+    defaultQueryParams: {},
+    populatePaths: [{ path: "ownerId", fields: ["name"] }],
+    preCreate: (body, req) => ({ ...body, ownerId: req.user?.id }),
+    readOnlyFields: ["ownerId"],
+    mcp: {},
+    ...overrides,
+  };
+}
+
+export function buildRestApp() {
+  return new TerrenoApp({
+    userModel: User,
+    auth: { jwt: { secret: JWT_SECRET } },
+    jsonLimit: "20kb",
+  })
+    .register(modelRouter(Todo, todoOptions()))
+    .register(modelRouter(Food, foodOptions()))
+    .build();
+}

@@ -1,0 +1,135 @@
+import assert from "node:assert/strict";
+import { before, describe, test } from "node:test";
+import type { Express } from "express";
+import request from "supertest";
+import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import {
+  IsAdmin,
+  IsAny,
+  IsAuthenticatedOrReadOnly,
+  IsOwnerOrReadOnly,
+} from "../../src/core/permissions.js";
+import { modelRouter } from "../../src/rest/modelRouter.js";
+import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { useTestDatabase } from "../helpers/database.js";
+import { Food, Todo, User } from "../helpers/models.js";
+import { buildRestApp, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+
+useTestDatabase("rest_perms");
+
+describe("REST permissions", () => {
+  let app: Express;
+  let alice: TestUser;
+  let bob: TestUser;
+  let aliceTodoId: string;
+
+  before(async () => {
+    app = buildRestApp();
+    alice = await signUp(app, "alice");
+    bob = await signUp(app, "bob");
+    const res = await request(app)
+      .post("/todos")
+      .set(bearer(alice))
+      .send({ title: "alice's secret plan" });
+    aliceTodoId = res.body.data.id;
+  });
+
+  test("anonymous callers get 401 JSON with a Bearer challenge", async () => {
+    const res = await request(app).get("/todos");
+    assert.equal(res.status, 401);
+    assert.equal(res.body.code, "unauthenticated");
+    assert.match(String(res.headers["www-authenticate"]), /^Bearer/);
+  });
+
+  test("user B cannot read, update or delete user A's todo", async () => {
+    const read = await request(app).get(`/todos/${aliceTodoId}`).set(bearer(bob));
+    assert.equal(read.status, 403);
+    assert.doesNotMatch(JSON.stringify(read.body), /secret plan/);
+    const update = await request(app)
+      .patch(`/todos/${aliceTodoId}`)
+      .set(bearer(bob))
+      .send({ title: "pwned" });
+    assert.equal(update.status, 403);
+    const del = await request(app).delete(`/todos/${aliceTodoId}`).set(bearer(bob));
+    assert.equal(del.status, 403);
+    const stored = (await Todo.findById(aliceTodoId).lean()) as {
+      title: string;
+      deleted: boolean;
+    } | null;
+    assert.equal(stored?.title, "alice's secret plan");
+    assert.equal(stored?.deleted, false);
+  });
+
+  test("lists are scoped to the caller by queryFilter, even when filtering on another owner", async () => {
+    const res = await request(app).get(`/todos?ownerId=${alice.userId}`).set(bearer(bob));
+    assert.equal(res.status, 200);
+    assert.equal(res.body.total, 0);
+    const own = await request(app).get("/todos").set(bearer(alice));
+    assert.equal(own.body.total, 1);
+  });
+
+  test("queryFilter returning null yields an empty result", async () => {
+    const nullApp = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+      .register(modelRouter(Todo, todoOptions({ queryFilter: () => null })))
+      .build();
+    const res = await request(nullApp).get("/todos").set(bearer(alice));
+    assert.deepEqual(res.body, { data: [], page: 1, limit: 10, total: 0, more: false });
+  });
+
+  test("admins pass IsOwner and IsAdmin", async () => {
+    await User.updateOne({ _id: bob.userId }, { admin: true });
+    const read = await request(app).get(`/todos/${aliceTodoId}`).set(bearer(bob));
+    assert.equal(read.status, 200);
+    await User.updateOne({ _id: bob.userId }, { admin: false });
+  });
+
+  test("permission helpers combine per method", async () => {
+    const helperApp = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+      .register(
+        "/foods",
+        modelRouter(Food, {
+          permissions: {
+            list: [IsAny],
+            read: [IsAuthenticatedOrReadOnly],
+            create: [IsAuthenticatedOrReadOnly],
+            update: [IsOwnerOrReadOnly],
+            delete: [IsAdmin],
+          },
+          preCreate: (body, req) => ({ ...body, ownerId: req.user?.id }),
+        }),
+      )
+      .build();
+    assert.equal((await request(helperApp).get("/foods")).status, 200, "IsAny lets anonymous list");
+    assert.equal((await request(helperApp).post("/foods").send({ name: "x" })).status, 401);
+    const created = await request(helperApp)
+      .post("/foods")
+      .set(bearer(alice))
+      .send({ name: "pear" });
+    assert.equal(created.status, 201);
+    const id = created.body.data.id;
+    assert.equal((await request(helperApp).get(`/foods/${id}`)).status, 200, "read-only is open");
+    assert.equal(
+      (await request(helperApp).patch(`/foods/${id}`).set(bearer(bob)).send({ calories: 1 }))
+        .status,
+      403,
+    );
+    assert.equal(
+      (await request(helperApp).patch(`/foods/${id}`).set(bearer(alice)).send({ calories: 1 }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (await request(helperApp).delete(`/foods/${id}`).set(bearer(alice))).status,
+      403,
+      "IsAdmin",
+    );
+  });
+
+  test("a disabled user's token is refused with 401", async () => {
+    const carol = await signUp(app, "carol");
+    await User.updateOne({ _id: carol.userId }, { disabled: true });
+    const res = await request(app).get("/todos").set(bearer(carol));
+    assert.equal(res.status, 401);
+    assert.match(res.body.detail, /disabled/);
+  });
+});
