@@ -1,0 +1,7 @@
+/**
+ * The portable JSON Schema generators in one place: request bodies (create/update),
+ * serialized documents (output) and list-filter values.
+ */
+export { filterValueSchema } from "./operators.js";
+export { type OutputSchemaOptions, outputSchema } from "./outputSchema.js";
+export { type WriteSchemaOptions, writeSchema } from "./writeSchema.js";

@@ -1,0 +1,92 @@
+/**
+ * A transport-neutral description of a Mongoose model's fields. Built once per model and
+ * read by every consumer: REST body validation, list-filter coercion, MCP/AI input and
+ * output schemas, and the hidden-field rules.
+ */
+
+export type FieldKind =
+  | "string"
+  | "number"
+  | "boolean"
+  | "date"
+  | "objectId"
+  | "array"
+  | "object"
+  | "map"
+  | "mixed";
+
+export interface FieldDescriptor {
+  /** Full dotted path from the document root, e.g. `address.city`. For array items: the array's path. */
+  path: string;
+  kind: FieldKind;
+  required: boolean;
+  /** JSON-safe default from the schema (functions are not evaluated). */
+  default?: unknown;
+  enum?: Array<string | number>;
+  minLength?: number;
+  maxLength?: number;
+  /** Regex source from `match`. */
+  pattern?: string;
+  min?: number;
+  max?: number;
+  /** Integer-only number (no Mongoose equivalent by default; set by validators we recognise). */
+  integer?: boolean;
+  /** Referenced model name for ObjectIds (and arrays of refs on `items`). */
+  ref?: string;
+  /** `select: false` in the schema: never leaves the server on any surface. */
+  selectFalse?: boolean;
+  /** Schema-level description (from a `description` option on the path), if any. */
+  description?: string;
+  /** Array item type. */
+  items?: FieldDescriptor;
+  /** Subdocument / nested object children, keyed by their own (undotted) name. */
+  properties?: Record<string, FieldDescriptor>;
+  /** Map value type. */
+  values?: FieldDescriptor;
+  /** Flags of the `match` regex (e.g. `i`); JSON Schema `pattern` has none, see jsonSchema.ts. */
+  patternFlags?: string;
+  /** Mongoose supplies a value when the input omits it (explicit default, or an array's `[]`). */
+  hasDefault?: boolean;
+  /** Managed by Mongoose: `_id`, the version key, timestamps (at any depth). */
+  system?: boolean;
+  /** An object backed by its own Schema (single nested or document-array item), not a plain nested path. */
+  subdocument?: boolean;
+  /** The Mongoose type name (`instance`), e.g. "Decimal128", "UUID", "Buffer", "Int32". */
+  mongooseType?: string;
+}
+
+export interface ModelDescription {
+  modelName: string;
+  /** Top-level fields, keyed by name; nested objects hold their children in `properties`. */
+  fields: Record<string, FieldDescriptor>;
+  /** Every path (including nested and system ones) → descriptor, for quick lookup. */
+  byPath: Map<string, FieldDescriptor>;
+  /** Names of system fields present in the schema (`_id`, `__v`, `createdAt`, `updatedAt`). */
+  systemFields: string[];
+  /** Whether the schema has a boolean `deleted` path (soft delete). */
+  softDelete: boolean;
+}
+
+/** A JSON Schema object restricted to what every MCP client accepts (no $ref, no type arrays). */
+export interface JsonSchema {
+  type?: "object" | "string" | "number" | "integer" | "boolean" | "array" | "null";
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  enum?: Array<string | number | boolean | null>;
+  format?: "date-time" | "date" | "email" | "uuid";
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  minProperties?: number;
+  maxProperties?: number;
+  default?: unknown;
+  anyOf?: JsonSchema[];
+  title?: string;
+}

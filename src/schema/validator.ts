@@ -1,0 +1,154 @@
+/**
+ * Compiles a generated JSON Schema into a validator whose errors are keyed by dotted field
+ * path with short, actionable messages. Messages never repeat the offending value: it may
+ * be a hidden field's content or arbitrarily large.
+ */
+import { Ajv, type ErrorObject } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { JsonSchema } from "./types.js";
+
+export type ValidationResult =
+  | { ok: true }
+  | { ok: false; fields: Record<string, string>; message: string };
+
+export type Validator = (value: unknown) => ValidationResult;
+
+/** The key used for errors about the value as a whole. */
+export const ROOT_KEY = "(root)";
+/** Caps keep a hostile body from producing a huge error document. */
+const MAX_FIELDS = 50;
+const MAX_KEY_LENGTH = 120;
+const MAX_SUMMARY_FIELDS = 5;
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the
+// whole module object, so the plugin is its `.default`.
+const addFormats = addFormatsModule.default;
+
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+addFormats(ajv, ["date-time", "date", "email", "uuid"]);
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+function join(base: string, key: string): string {
+  return base === "" ? key : `${base}.${key}`;
+}
+
+function pathOf(error: ErrorObject): string {
+  const base = error.instancePath.split("/").slice(1).map(unescapePointer).join(".");
+  const params: Record<string, unknown> = error.params;
+  if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
+    return join(base, params.additionalProperty);
+  }
+  if (error.keyword === "required" && typeof params.missingProperty === "string") {
+    return join(base, params.missingProperty);
+  }
+  return base;
+}
+
+const ARTICLE_TYPES: Record<string, string> = {
+  object: "an object",
+  array: "an array",
+  integer: "an integer",
+  string: "a string",
+  number: "a number",
+  boolean: "a boolean",
+  null: "null",
+};
+
+function plural(count: unknown, noun: string): string {
+  return `${String(count)} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+function messageOf(error: ErrorObject): string {
+  const params: Record<string, unknown> = error.params;
+  switch (error.keyword) {
+    case "additionalProperties":
+      return "is not an allowed field";
+    case "required":
+      return "is required";
+    case "type":
+      return `must be ${ARTICLE_TYPES[String(params.type)] ?? String(params.type)}`;
+    case "enum":
+      return Array.isArray(params.allowedValues)
+        ? `must be one of: ${params.allowedValues.map(String).join(", ")}`
+        : "must be one of the allowed values";
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+      return `must be ${String(params.comparison)} ${String(params.limit)}`;
+    case "minLength":
+      return `must be at least ${plural(params.limit, "character")}`;
+    case "maxLength":
+      return `must be at most ${plural(params.limit, "character")}`;
+    case "pattern":
+      return `must match the pattern ${String(params.pattern)}`;
+    case "format":
+      return `must be a valid ${String(params.format)}`;
+    case "minItems":
+      return `must have at least ${plural(params.limit, "item")}`;
+    case "maxItems":
+      return `must have at most ${plural(params.limit, "item")}`;
+    case "minProperties":
+      return `must have at least ${plural(params.limit, "field")}`;
+    case "maxProperties":
+      return `must have at most ${plural(params.limit, "field")}`;
+    case "anyOf":
+    case "oneOf":
+      return "does not match any allowed form";
+    default:
+      return "is invalid";
+  }
+}
+
+/**
+ * One message per path. With `anyOf`, ajv reports every failed branch: a branch's own error
+ * beats the generic "does not match any allowed form", and a failed `{type: "null"}` branch
+ * (the nullable wrapper) says nothing useful, so it is skipped.
+ */
+function toFields(errors: readonly ErrorObject[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const generic = new Map<string, string>();
+  for (const error of errors) {
+    const inBranch = error.schemaPath.includes("/anyOf/");
+    if (inBranch && error.keyword === "type" && error.params.type === "null") continue;
+    let path = pathOf(error);
+    if (path.length > MAX_KEY_LENGTH) path = `${path.slice(0, MAX_KEY_LENGTH)}…`;
+    if (path === "") path = ROOT_KEY;
+    const message = messageOf(error);
+    if (error.keyword === "anyOf" || error.keyword === "oneOf") {
+      if (!generic.has(path)) generic.set(path, message);
+      continue;
+    }
+    if (fields[path] !== undefined) continue;
+    if (Object.keys(fields).length >= MAX_FIELDS) break;
+    fields[path] = message;
+  }
+  for (const [path, message] of generic) {
+    if (fields[path] === undefined && Object.keys(fields).length < MAX_FIELDS) {
+      fields[path] = message;
+    }
+  }
+  return fields;
+}
+
+function summarize(fields: Record<string, string>): string {
+  const entries = Object.entries(fields);
+  const shown = entries.slice(0, MAX_SUMMARY_FIELDS).map(([path, message]) => `${path} ${message}`);
+  const more =
+    entries.length > MAX_SUMMARY_FIELDS ? `; and ${entries.length - MAX_SUMMARY_FIELDS} more` : "";
+  return `Invalid input: ${shown.join("; ")}${more}.`;
+}
+
+/** Compiles once; cache the returned function, compiling is the expensive part. */
+export function compileValidator(schema: JsonSchema): Validator {
+  const validate = ajv.compile(schema);
+  return (value) => {
+    if (validate(value)) return { ok: true };
+    const fields = toFields(validate.errors ?? []);
+    if (Object.keys(fields).length === 0) fields[ROOT_KEY] = "is invalid";
+    return { ok: false, fields, message: summarize(fields) };
+  };
+}
