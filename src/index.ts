@@ -16,6 +16,17 @@ export type {
   TerrenoPlugin,
 } from "./app/types.js";
 export {
+  type CreateBetterAuthOptions,
+  createBetterAuth,
+  type TerrenoBetterAuth,
+} from "./auth/betterAuth.js";
+export { type BetterAuthPluginOptions, betterAuthPlugin } from "./auth/betterAuthPlugin.js";
+export {
+  type BetterAuthInstance,
+  type BetterAuthProviderOptions,
+  betterAuthProvider,
+} from "./auth/betterAuthProvider.js";
+export {
   type AuthProvider,
   type CallerResolver,
   createCallerResolver,

@@ -14,6 +14,7 @@ import express, {
 } from "express";
 import mongoose from "mongoose";
 import pluralize from "pluralize";
+import { betterAuthPlugin } from "../auth/betterAuthPlugin.js";
 import { type AuthProvider, createCallerResolver } from "../auth/callerResolver.js";
 import { jwtProvider } from "../auth/jwt.js";
 import { jwtRoutes } from "../auth/jwtRoutes.js";
@@ -112,6 +113,12 @@ export class TerrenoApp {
       options,
     };
     const plugins = [...this.plugins];
+    // Better Auth: an ordinary plugin (routes before the body parser + a provider after JWT).
+    if (options.auth?.betterAuth) {
+      if (!options.userModel) throw new Error("TerrenoApp: auth.betterAuth needs a userModel.");
+      const { instance, ...rest } = options.auth.betterAuth;
+      plugins.push(betterAuthPlugin(instance, { ...rest, userModel: options.userModel }));
+    }
     for (const factory of resourcePluginFactories) {
       const plugin = factory(ctx);
       if (plugin) plugins.push(plugin);

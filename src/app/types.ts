@@ -1,5 +1,6 @@
 /** Public option and plugin types for TerrenoApp. */
 import type { Express } from "express";
+import type { BetterAuthInstance } from "../auth/betterAuthProvider.js";
 import type { AuthProvider, CallerResolver } from "../auth/callerResolver.js";
 import type { JwtAuthOptions } from "../auth/jwt.js";
 import type { Resource } from "../core/resource.js";
@@ -27,6 +28,17 @@ export interface TerrenoAppOptions {
     providers?: AuthProvider[];
     /** Mount point for the JWT routes. Default `/auth`. */
     path?: string;
+    /**
+     * Better Auth sessions (cookie or Bearer session token) as callers, on the same routes as
+     * JWT; its own routes are mounted at `basePath`. Needs `userModel`. See `createBetterAuth`.
+     */
+    betterAuth?: {
+      instance: BetterAuthInstance;
+      /** Default: the instance's `basePath`, else `/api/auth`. */
+      basePath?: string;
+      /** See `BetterAuthPluginOptions.linkUnverifiedEmails`. Default false. */
+      linkUnverifiedEmails?: boolean;
+    };
   };
   /** CORS origins; `false` or absent disables CORS headers. */
   cors?: { origins: string[] | "*"; credentials?: boolean } | false;

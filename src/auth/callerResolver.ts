@@ -31,7 +31,9 @@ export function bearerToken(headers: RequestHeaders): string | undefined {
 
 /**
  * Tries providers in order; the first to recognise the credentials wins. When every
- * provider rejected them, the first rejection is reported.
+ * provider rejected them, the first rejection is reported. Providers return `undefined`
+ * for credentials that are not theirs (e.g. JWT for a non-JWT token), so the provider
+ * that owns a credential is the one whose message the caller sees.
  */
 export function createCallerResolver(providers: readonly AuthProvider[]): CallerResolver {
   return async (headers) => {
@@ -45,6 +47,8 @@ export function createCallerResolver(providers: readonly AuthProvider[]): Caller
       }
     }
     if (firstRejection) throw firstRejection;
+    // A bearer token that no provider claimed is still a credential, and still invalid.
+    if (headers.authorization) throw unauthenticated("The token is invalid.");
     return undefined;
   };
 }

@@ -79,7 +79,8 @@ export function jwtProvider(userModel: AnyModel, options: JwtAuthOptions): AuthP
     async resolve(headers) {
       const token = bearerToken(headers);
       if (!token) return undefined;
-      if (!JWT_SHAPE.test(token)) throw unauthenticated("The token is invalid.");
+      // Not a JWT: leave it to another provider (the resolver 401s if none claims it).
+      if (!JWT_SHAPE.test(token)) return undefined;
       return loadActiveUser(userModel, verifyToken(options, token, "access"));
     },
   };
