@@ -21,6 +21,8 @@ import { jwtRoutes } from "../auth/jwtRoutes.js";
 import { TerrenoError } from "../core/errors.js";
 import type { Resource } from "../core/resource.js";
 import type { User } from "../core/types.js";
+import { mcpPlugin } from "../mcp/endpoint.js";
+import { buildToolDefinitions, type ToolDefinition } from "../mcp/toolDefinitions.js";
 import { resourceOf } from "../rest/modelRouter.js";
 import { errorMiddleware, sendError } from "../rest/sendError.js";
 import { requestLogger } from "./requestLogger.js";
@@ -54,13 +56,6 @@ export function defaultPathFor(modelName: string): string {
   const parts = kebab.split("-");
   parts[parts.length - 1] = pluralize(parts[parts.length - 1]);
   return `/${parts.join("-")}`;
-}
-
-/** MCP (and any other resource-aware feature) hooks in here without TerrenoApp importing it. */
-export type ResourcePluginFactory = (ctx: AppContext) => TerrenoPlugin | undefined;
-const resourcePluginFactories: ResourcePluginFactory[] = [];
-export function addResourcePluginFactory(factory: ResourcePluginFactory): void {
-  if (!resourcePluginFactories.includes(factory)) resourcePluginFactories.push(factory);
 }
 
 export class TerrenoApp {
@@ -99,6 +94,20 @@ export class TerrenoApp {
     return this.mounted.flatMap((m) => (m.resource ? [m.resource] : []));
   }
 
+  private toolCache?: { count: number; tools: ToolDefinition[] };
+
+  /**
+   * The MCP tool definitions of the routers registered with this app, built once (and again
+   * only after another register()). The /mcp endpoint and getMCPTools() share them.
+   */
+  get toolDefinitions(): ToolDefinition[] {
+    if (this.toolCache?.count !== this.mounted.length) {
+      const resources = this.resources.filter((resource) => resource.options.mcp);
+      this.toolCache = { count: this.mounted.length, tools: buildToolDefinitions(resources) };
+    }
+    return this.toolCache.tools;
+  }
+
   build(): Express {
     const { options } = this;
     const providers: AuthProvider[] = [];
@@ -119,10 +128,9 @@ export class TerrenoApp {
       const { instance, ...rest } = options.auth.betterAuth;
       plugins.push(betterAuthPlugin(instance, { ...rest, userModel: options.userModel }));
     }
-    for (const factory of resourcePluginFactories) {
-      const plugin = factory(ctx);
-      if (plugin) plugins.push(plugin);
-    }
+    // Tools come only from routers registered with this app, so two apps never share tools.
+    const mcp = mcpPlugin(ctx, this.toolDefinitions, options.mcp);
+    if (mcp) plugins.push(mcp);
     for (const plugin of plugins) if (plugin.authProvider) providers.push(plugin.authProvider);
 
     const app = express();

@@ -1,0 +1,134 @@
+/**
+ * `POST /mcp`: Origin check (DNS-rebinding protection), caller resolution with the app's
+ * one resolver (401 + `WWW-Authenticate: Bearer` when a caller is required), then the
+ * dual-era SDK handler. GET and DELETE answer 405: the endpoint is stateless.
+ */
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { localhostAllowedOrigins, validateOriginHeader } from "@modelcontextprotocol/server";
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { AppContext, McpEndpointOptions, TerrenoPlugin } from "../app/types.js";
+import { TerrenoError } from "../core/errors.js";
+import { createDualEraHandler } from "./httpHandler.js";
+import { createServerFactory, type McpCaller } from "./mcpServerFactory.js";
+import type { ToolDefinition } from "./toolDefinitions.js";
+
+export const DEFAULT_MCP_PATH = "/mcp";
+
+function jsonRpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null });
+}
+
+/** Accepts full origins ("https://app.example.com") or bare hostnames. */
+function allowedHostnames(origins: readonly string[] | undefined): string[] {
+  const configured = (origins ?? []).map((origin) => {
+    try {
+      return origin.includes("://") ? new URL(origin).hostname : origin;
+    } catch {
+      return origin;
+    }
+  });
+  return [...localhostAllowedOrigins(), ...configured];
+}
+
+function headerRecord(req: Request): Record<string, string | undefined> {
+  return req.headers as Record<string, string | undefined>;
+}
+
+export function mcpPlugin(
+  ctx: AppContext,
+  tools: readonly ToolDefinition[],
+  options: McpEndpointOptions = {},
+): TerrenoPlugin | undefined {
+  const resources = ctx.resources.filter((resource) => resource.options.mcp);
+  if (options.enabled === false || resources.length === 0) return undefined;
+  const path = options.path ?? DEFAULT_MCP_PATH;
+  // `tools` (definitions and validators) were built once; requests only construct a light Server.
+  const anonymousAllowed = resources.some((resource) => resource.options.allowAnonymous);
+  const log = (message: string, error: unknown) => console.error(message, error);
+  const factory = createServerFactory(
+    tools,
+    { name: options.name ?? "terreno-mcp", version: options.version ?? "0.1.0" },
+    log,
+  );
+  const handler = createDualEraHandler(factory, (error) =>
+    log("terreno-mcp: MCP handler error", error),
+  );
+  const node = toNodeHandler(handler, {
+    onerror: (error) => log("terreno-mcp: MCP adapter error", error),
+  });
+  const hostnames = allowedHostnames(options.allowedOrigins);
+
+  const checkOrigin = (req: Request, res: Response, next: NextFunction) => {
+    const result = validateOriginHeader(req.headers.origin, hostnames);
+    if (result.ok) return next();
+    jsonRpcError(
+      res,
+      403,
+      -32000,
+      "Forbidden: this Origin is not allowed to call the MCP endpoint.",
+    );
+  };
+
+  const resolveCaller = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const user = await ctx.resolveCaller(req.headers);
+      if (!user && !anonymousAllowed) {
+        throw new TerrenoError(
+          "unauthenticated",
+          "Authentication is required: send Authorization: Bearer <token>.",
+        );
+      }
+      const caller: McpCaller = { user, headers: headerRecord(req) };
+      // The SDK's Node adapter forwards `req.auth` to the server factory as `authInfo`.
+      (req as Request & { auth?: unknown }).auth = {
+        token: "",
+        clientId: user?.id ?? "anonymous",
+        scopes: [],
+        extra: { caller },
+      };
+      next();
+    } catch (error) {
+      const message =
+        error instanceof TerrenoError && error.code === "unauthenticated"
+          ? error.message
+          : undefined;
+      if (!message) return next(error);
+      res.setHeader(
+        "WWW-Authenticate",
+        `Bearer error="invalid_token", error_description="${message.replace(/"/g, "'")}"`,
+      );
+      jsonRpcError(res, 401, -32001, `Unauthorized: ${message}`);
+    }
+  };
+
+  const parseErrors = (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const type = (error as { type?: string }).type;
+    if (type === "entity.parse.failed")
+      return jsonRpcError(res, 400, -32700, "Parse error: the body is not valid JSON.");
+    if (type === "entity.too.large") return jsonRpcError(res, 413, -32600, "Request too large.");
+    next(error);
+  };
+
+  return {
+    name: "mcp",
+    // Mounted ahead of the app's REST middleware so MCP owns its parsing, auth and error shapes.
+    beforeBodyParser(app) {
+      const router = express.Router();
+      router.post(
+        "/",
+        checkOrigin,
+        express.json({ limit: ctx.options.jsonLimit ?? "100kb" }),
+        parseErrors,
+        resolveCaller,
+        (req: Request, res: Response) => {
+          void node(req, res, req.body);
+        },
+      );
+      router.all("/", (_req: Request, res: Response) => {
+        res.setHeader("Allow", "POST");
+        jsonRpcError(res, 405, -32000, "Method not allowed: this endpoint is stateless; use POST.");
+      });
+      app.use(path, router);
+    },
+  };
+}

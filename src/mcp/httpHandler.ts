@@ -1,0 +1,47 @@
+/**
+ * One stateless endpoint for both protocol eras, answering JSON in both: 2026-07-28
+ * requests go to the SDK's per-request handler; 2025-era requests (`initialize` and
+ * friends) get a fresh stateless transport with JSON responses (the SDK's own legacy
+ * fallback would answer them with SSE).
+ */
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHandlerRequestOptions,
+  type McpRequestContext,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+
+export type ServerFactory = (ctx: McpRequestContext) => Server;
+
+export function createDualEraHandler(factory: ServerFactory, onerror?: (error: Error) => void) {
+  const modern = createMcpHandler(factory, { legacy: "reject", responseMode: "json", onerror });
+
+  async function fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
+    if (!(await isLegacyRequest(request, options?.parsedBody))) {
+      return modern.fetch(request, options);
+    }
+    const server = factory({
+      era: "legacy",
+      ...(options?.authInfo && { authInfo: options.authInfo }),
+      requestInfo: request,
+    } as McpRequestContext);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, {
+        ...(options?.authInfo && { authInfo: options.authInfo }),
+        ...(options?.parsedBody !== undefined && { parsedBody: options.parsedBody }),
+      });
+    } finally {
+      void transport.close().catch(() => {});
+      void server.close().catch(() => {});
+    }
+  }
+
+  return { fetch, close: () => modern.close() };
+}

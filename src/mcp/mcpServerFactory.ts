@@ -1,0 +1,85 @@
+/**
+ * Builds the cheap per-request MCP server over tool definitions computed once. The tool
+ * list object is shared (read-only); the caller arrives per request through `authInfo`.
+ */
+import {
+  type CallToolResult,
+  type McpRequestContext,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type Tool,
+} from "@modelcontextprotocol/server";
+import { TerrenoError } from "../core/errors.js";
+import { normalizeError } from "../core/normalizeError.js";
+import type { RequestContext, User } from "../core/types.js";
+import { executeTool } from "./executeTool.js";
+import type { ToolDefinition } from "./toolDefinitions.js";
+import { errorResult, successResult } from "./toolResult.js";
+
+export interface McpCaller {
+  user?: User;
+  headers: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+}
+
+export type ErrorLog = (message: string, error: unknown) => void;
+
+export function wireTool(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    // Our generated schemas always have a root `type: "object"` (checked by the portability tests).
+    inputSchema: tool.inputSchema as Tool["inputSchema"],
+    outputSchema: tool.outputSchema as Tool["outputSchema"],
+    annotations: tool.annotations,
+  };
+}
+
+export function createServerFactory(
+  tools: readonly ToolDefinition[],
+  info: ServerInfo,
+  log: ErrorLog,
+) {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listResult = { tools: tools.map(wireTool) };
+
+  async function callTool(
+    tool: ToolDefinition,
+    caller: McpCaller,
+    args: unknown,
+  ): Promise<CallToolResult> {
+    const ctx: RequestContext = { user: caller.user, transport: "mcp", headers: caller.headers };
+    try {
+      return successResult(await executeTool(tool, ctx, args));
+    } catch (error) {
+      const terrenoError = error instanceof TerrenoError ? error : normalizeError(error);
+      if (terrenoError.code === "internal" || terrenoError.code === "database_unavailable") {
+        log(`terreno-mcp: ${tool.name} failed (${terrenoError.code})`, terrenoError.cause ?? error);
+      }
+      return errorResult(terrenoError);
+    }
+  }
+
+  return (ctx: McpRequestContext): Server => {
+    const caller = (ctx.authInfo?.extra?.caller as McpCaller | undefined) ?? { headers: {} };
+    const server = new Server(info, { capabilities: { tools: { listChanged: false } } });
+    server.setRequestHandler("tools/list", () => listResult);
+    server.setRequestHandler("tools/call", (request) => {
+      const tool = byName.get(request.params.name);
+      if (!tool) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown tool: ${request.params.name}. Call tools/list for the available tools.`,
+        );
+      }
+      return callTool(tool, caller, request.params.arguments);
+    });
+    return server;
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Tool definitions for every opted-in model, built once at start-up and shared by the MCP
+ * endpoint and the AI SDK adapter: names, descriptions, annotations, input and output
+ * schemas, and compiled argument validators.
+ */
+import { isMethodEnabled } from "../core/permissions.js";
+import type { Resource } from "../core/resource.js";
+import type { CrudMethod } from "../core/types.js";
+import type { JsonSchema } from "../schema/types.js";
+import { compileValidator, type Validator } from "../schema/validator.js";
+import { describeTool, toolTitle } from "./describeTool.js";
+import { listInputSchema, populateSchema } from "./listInputSchema.js";
+import { defaultToolPrefix, toolName } from "./naming.js";
+import { toolOutputSchema } from "./outputSchemas.js";
+
+export const DEFAULT_MCP_METHODS: readonly CrudMethod[] = ["list", "read"];
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  method: CrudMethod;
+  resource: Resource;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: ToolAnnotations;
+  validate: Validator;
+}
+
+const ID_SCHEMA: JsonSchema = {
+  type: "string",
+  pattern: "^[0-9a-fA-F]{24}$",
+  description: "The document's id (24 hex characters).",
+};
+
+function inputSchemaFor(resource: Resource, method: CrudMethod): JsonSchema {
+  const view = resource.views.tools;
+  const populate = populateSchema(resource);
+  switch (method) {
+    case "list":
+      return listInputSchema(resource);
+    case "read":
+      return {
+        type: "object",
+        properties: populate ? { id: ID_SCHEMA, populate } : { id: ID_SCHEMA },
+        required: ["id"],
+        additionalProperties: false,
+      };
+    case "create":
+      return view.createSchema;
+    case "update":
+      return {
+        type: "object",
+        properties: { id: ID_SCHEMA, ...view.updateSchema.properties },
+        required: ["id"],
+        additionalProperties: false,
+        minProperties: 2,
+      };
+    case "delete":
+      return {
+        type: "object",
+        properties: { id: ID_SCHEMA },
+        required: ["id"],
+        additionalProperties: false,
+      };
+  }
+}
+
+const ANNOTATIONS: Record<CrudMethod, Omit<ToolAnnotations, "title">> = {
+  list: { readOnlyHint: true, openWorldHint: false },
+  read: { readOnlyHint: true, openWorldHint: false },
+  create: { destructiveHint: false, openWorldHint: false },
+  update: { idempotentHint: true, openWorldHint: false },
+  delete: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
+};
+
+export function toolDefinitionsFor(resource: Resource): ToolDefinition[] {
+  const config = resource.options.mcp;
+  if (!config) return [];
+  const prefix = config.toolPrefix ?? defaultToolPrefix(resource.model.modelName);
+  const methods = config.methods ?? DEFAULT_MCP_METHODS;
+  // A method REST disables never becomes a tool.
+  return methods
+    .filter((method) => isMethodEnabled(resource.options.permissions, method))
+    .map((method) => {
+      const inputSchema = inputSchemaFor(resource, method);
+      const title = toolTitle(resource, method);
+      return {
+        name: toolName(prefix, method),
+        title,
+        description: describeTool(resource, method, inputSchema),
+        method,
+        resource,
+        inputSchema,
+        outputSchema: toolOutputSchema(resource, method),
+        annotations: { title, ...ANNOTATIONS[method] },
+        validate: compileValidator(inputSchema),
+      };
+    });
+}
+
+/** All tools of these resources, sorted by name; duplicate names fail loudly at start-up. */
+export function buildToolDefinitions(resources: readonly Resource[]): ToolDefinition[] {
+  const byName = new Map<string, ToolDefinition>();
+  for (const resource of resources) {
+    for (const tool of toolDefinitionsFor(resource)) {
+      const existing = byName.get(tool.name);
+      if (existing) {
+        throw new Error(
+          `terreno-mcp: duplicate MCP tool name "${tool.name}" (models ${existing.resource.model.modelName} and ${resource.model.modelName}). Give one of them a different mcp.toolPrefix.`,
+        );
+      }
+      byName.set(tool.name, tool);
+    }
+  }
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
