@@ -101,6 +101,29 @@ export function mcpPlugin(
     }
   };
 
+  // 2026-era requests skip the SDK's Accept check and 2025-era batches are still accepted
+  // there; both are refused here so every era gets the same clear 4xx.
+  const checkEnvelope = (req: Request, res: Response, next: NextFunction) => {
+    const accept = req.headers.accept ?? "";
+    if (!/application\/json|application\/\*|\*\/\*/.test(accept)) {
+      return jsonRpcError(
+        res,
+        406,
+        -32000,
+        "Not Acceptable: send Accept: application/json, text/event-stream.",
+      );
+    }
+    if (Array.isArray(req.body)) {
+      return jsonRpcError(
+        res,
+        400,
+        -32600,
+        "Invalid Request: JSON-RPC batches are not supported; send one request per POST.",
+      );
+    }
+    next();
+  };
+
   const parseErrors = (error: unknown, _req: Request, res: Response, next: NextFunction) => {
     const type = (error as { type?: string }).type;
     if (type === "entity.parse.failed")
@@ -119,6 +142,7 @@ export function mcpPlugin(
         checkOrigin,
         express.json({ limit: ctx.options.jsonLimit ?? "100kb" }),
         parseErrors,
+        checkEnvelope,
         resolveCaller,
         (req: Request, res: Response) => {
           void node(req, res, req.body);
