@@ -44,6 +44,22 @@ export interface McpTestClient {
   close(): Promise<void>;
 }
 
+interface SdkClient {
+  listTools(): Promise<{ tools: unknown[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+function wrap(client: SdkClient): McpTestClient {
+  return {
+    listTools: async () =>
+      (await client.listTools()).tools as Array<Record<string, unknown> & { name: string }>,
+    callTool: async (name, args) =>
+      (await client.callTool({ name, arguments: args })) as ToolCallOutcome,
+    close: () => client.close(),
+  };
+}
+
 export async function connectClient(
   kind: ClientKind,
   url: string,
@@ -54,13 +70,7 @@ export async function connectClient(
   if (kind === "v1") {
     const client = new ClientV1({ name: "terreno-test-v1", version: "1.0.0" });
     await client.connect(new TransportV1(endpoint, { requestInit: { headers } }));
-    return {
-      listTools: async () =>
-        (await client.listTools()).tools as Array<Record<string, unknown> & { name: string }>,
-      callTool: async (name, args) =>
-        (await client.callTool({ name, arguments: args })) as ToolCallOutcome,
-      close: () => client.close(),
-    };
+    return wrap(client);
   }
   const mode = kind === "v2-legacy" ? "legacy" : "auto";
   const client = new ClientV2(
@@ -68,13 +78,7 @@ export async function connectClient(
     { versionNegotiation: { mode } },
   );
   await client.connect(new TransportV2(endpoint, { requestInit: { headers } }));
-  return {
-    listTools: async () =>
-      (await client.listTools()).tools as Array<Record<string, unknown> & { name: string }>,
-    callTool: async (name, args) =>
-      (await client.callTool({ name, arguments: args })) as ToolCallOutcome,
-    close: () => client.close(),
-  };
+  return wrap(client);
 }
 
 /** The `{error}` body an isError result carries in its text. */
