@@ -142,8 +142,8 @@ export function mcpPlugin(
         checkOrigin,
         express.json({ limit: ctx.options.jsonLimit ?? "100kb" }),
         parseErrors,
-        checkEnvelope,
         resolveCaller,
+        checkEnvelope,
         (req: Request, res: Response) => {
           void node(req, res, req.body);
         },
