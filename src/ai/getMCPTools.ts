@@ -1,0 +1,201 @@
+/**
+ * getMCPTools(): the app's MCP tools as Vercel AI SDK tools, for apps that run their own
+ * chat loop (generateText, streamText, ToolLoopAgent) in process. Same definitions, same
+ * JSON Schemas, the same compiled validators and the same pipeline as the /mcp endpoint:
+ * an adapter, with no rule of its own about permissions or fields.
+ */
+import { type JSONSchema7, jsonSchema, type Schema, type Tool, type ToolSet, tool } from "ai";
+import type { TerrenoApp } from "../app/TerrenoApp.js";
+import { TerrenoError, validationFailed } from "../core/errors.js";
+import { normalizeError } from "../core/normalizeError.js";
+import type { CrudMethod, PlainObject, RequestContext, User } from "../core/types.js";
+import { executeTool } from "../mcp/executeTool.js";
+import type { ToolDefinition } from "../mcp/toolDefinitions.js";
+import { errorOutput, type MCPToolOutput, ToolInputError, toModelOutput } from "./toolOutput.js";
+
+/** The AI SDK's tool type under its former name (`CoreTool`, removed in AI SDK 5): `Tool`. */
+export type CoreTool = Tool;
+
+/** One getMCPTools() tool: JSON input in, `{data, ...}` or `{error}` out. */
+export type MCPTool = Tool<PlainObject, MCPToolOutput>;
+
+interface GetMCPToolsCommonOptions {
+  /**
+   * The caller every tool runs as. When absent, each call takes it from the
+   * `experimental_context` given to generateText/streamText: a `User`, or `{ user: User }`.
+   * With neither, the call is anonymous, which the pipeline refuses unless the model sets
+   * `allowAnonymous`.
+   */
+  user?: User;
+  /** Which tools to offer. Filters combine (a tool must pass each one given). */
+  include?: {
+    /** Mongoose model names, e.g. `["Todo"]`. */
+    models?: string[];
+    methods?: CrudMethod[];
+    /** Tool names, e.g. `["todos_list", "todos_read"]`. */
+    tools?: string[];
+  };
+  /** Sets `needsApproval: true` on the create, update and delete tools. Default false. */
+  requireApproval?: boolean;
+}
+
+export type GetMCPToolsOptions = GetMCPToolsCommonOptions &
+  (
+    | {
+        /** The app whose registered, MCP-enabled routers become tools. */
+        app: Pick<TerrenoApp, "toolDefinitions">;
+        tools?: never;
+      }
+    | {
+        /** Tool definitions, e.g. a subset of `app.toolDefinitions`. */
+        tools: readonly ToolDefinition[];
+        app?: never;
+      }
+  );
+
+const WRITE_METHODS: ReadonlySet<CrudMethod> = new Set(["create", "update", "delete"]);
+
+function isUser(value: unknown): value is User {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { id?: unknown }).id === "string"
+  );
+}
+
+/** `experimental_context` as a caller: `{ user }` first, then a bare `User`, else anonymous. */
+export function userFromContext(context: unknown): User | undefined {
+  if (typeof context !== "object" || context === null) return undefined;
+  const wrapped = (context as { user?: unknown }).user;
+  if (isUser(wrapped)) return wrapped;
+  return isUser(context) ? context : undefined;
+}
+
+async function run(def: ToolDefinition, user: User | undefined, input: unknown) {
+  const ctx: RequestContext = { user, transport: "ai", headers: {} };
+  try {
+    return await executeTool(def, ctx, input);
+  } catch (error) {
+    const terrenoError = error instanceof TerrenoError ? error : normalizeError(error);
+    if (terrenoError.code === "internal" || terrenoError.code === "database_unavailable") {
+      // Same log line as the MCP endpoint; the cause never reaches the model.
+      console.error(
+        `terreno-mcp: ${def.name} failed (${terrenoError.code}) in an AI SDK tool call`,
+        terrenoError.cause ?? error,
+      );
+    }
+    return errorOutput(terrenoError);
+  }
+}
+
+/**
+ * The input schema: the definition's JSON Schema as is, checked by the definition's own
+ * compiled ajv validator and failing with MCP's message. The AI SDK runs it before
+ * `execute` (a failure becomes a `tool-error` the model reads) and again on approved calls
+ * replayed from message history; `execute` then validates once more in the shared pipeline,
+ * so a direct `execute` call or an SDK version that skips a check is still covered.
+ */
+function inputSchemaFor(def: ToolDefinition): Schema<PlainObject> {
+  return jsonSchema<PlainObject>(def.inputSchema as JSONSchema7, {
+    validate: (value) => {
+      const checked = def.validate(value);
+      if (checked.ok) return { success: true, value: value as PlainObject };
+      const error = validationFailed(
+        `Invalid arguments for ${def.name}: ${checked.message}`,
+        checked.fields,
+      );
+      return { success: false, error: new ToolInputError(error) };
+    },
+  });
+}
+
+/**
+ * Context-bound tools (no `user` option) hold nothing per caller, so one is kept per
+ * definition and approval setting; a user-bound tool is that object with its own `execute`.
+ */
+const contextBound = new WeakMap<ToolDefinition, { plain?: MCPTool; approval?: MCPTool }>();
+
+function contextBoundTool(def: ToolDefinition, needsApproval: boolean): MCPTool {
+  let entry = contextBound.get(def);
+  if (!entry) {
+    entry = {};
+    contextBound.set(def, entry);
+  }
+  const key = needsApproval ? "approval" : "plain";
+  const cached = entry[key];
+  if (cached) return cached;
+  const built = tool<PlainObject, MCPToolOutput>({
+    title: def.title,
+    description: def.description,
+    inputSchema: inputSchemaFor(def),
+    // Describes success (`{data, ...}`); `{error}` results fall outside it, as MCP `isError`
+    // results fall outside MCP's outputSchema. The AI SDK does not validate outputs here.
+    outputSchema: jsonSchema<MCPToolOutput>(def.outputSchema as JSONSchema7),
+    // Not sent to the model; surfaces on tool-call parts as `toolMetadata` (like @ai-sdk/mcp).
+    metadata: { annotations: { ...def.annotations } },
+    ...(needsApproval ? { needsApproval: true } : {}),
+    execute: (input, { abortSignal, experimental_context }) => {
+      abortSignal?.throwIfAborted();
+      return run(def, userFromContext(experimental_context), input);
+    },
+    toModelOutput,
+  });
+  entry[key] = built;
+  return built;
+}
+
+function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition[] {
+  const all = options.app ? options.app.toolDefinitions : options.tools;
+  if (!all) throw new Error("getMCPTools: pass `app` (a TerrenoApp) or `tools` (definitions).");
+  const { include } = options;
+  if (!include) return all;
+  const models = include.models && new Set(include.models);
+  const methods = include.methods && new Set(include.methods);
+  const names = include.tools && new Set(include.tools);
+  // A misspelt name would silently offer fewer tools; fail where it is written instead.
+  const unknownModels = [...(models ?? [])].filter(
+    (name) => !all.some((def) => def.resource.model.modelName === name),
+  );
+  const unknownTools = [...(names ?? [])].filter((name) => !all.some((def) => def.name === name));
+  if (unknownModels.length > 0 || unknownTools.length > 0) {
+    const parts = [
+      unknownModels.length > 0 ? `unknown models ${unknownModels.join(", ")}` : "",
+      unknownTools.length > 0 ? `unknown tools ${unknownTools.join(", ")}` : "",
+    ].filter(Boolean);
+    throw new Error(
+      `getMCPTools: include names ${parts.join("; ")}. Available tools: ${all.map((def) => def.name).join(", ")}.`,
+    );
+  }
+  return all.filter(
+    (def) =>
+      (!models || models.has(def.resource.model.modelName)) &&
+      (!methods || methods.has(def.method)) &&
+      (!names || names.has(def.name)),
+  );
+}
+
+/**
+ * The MCP tools of `app` (or of the given definitions) as an AI SDK ToolSet keyed by MCP
+ * tool name. Cheap enough to call per request: schemas and validators were built once with
+ * the definitions, and context-bound tools are reused across calls.
+ */
+export function getMCPTools(options: GetMCPToolsOptions): ToolSet {
+  const { user } = options;
+  const tools: Record<string, MCPTool> = {};
+  for (const def of selectDefinitions(options)) {
+    const shared = contextBoundTool(
+      def,
+      options.requireApproval === true && WRITE_METHODS.has(def.method),
+    );
+    tools[def.name] = user
+      ? {
+          ...shared,
+          execute: (input, { abortSignal }) => {
+            abortSignal?.throwIfAborted();
+            return run(def, user, input);
+          },
+        }
+      : shared;
+  }
+  return tools;
+}

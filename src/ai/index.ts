@@ -1,0 +1,11 @@
+/**
+ * `terreno-mcp/ai`: the MCP tools as Vercel AI SDK tools, in process. A separate entry
+ * point so that the package root never imports `ai` (an optional peer dependency).
+ */
+export {
+  type CoreTool,
+  type GetMCPToolsOptions,
+  getMCPTools,
+  type MCPTool,
+} from "./getMCPTools.js";
+export type { MCPToolErrorOutput, MCPToolOutput } from "./toolOutput.js";

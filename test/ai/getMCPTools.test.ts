@@ -1,0 +1,640 @@
+import assert from "node:assert/strict";
+import { after, before, describe, mock, test } from "node:test";
+import { createMCPClient } from "@ai-sdk/mcp";
+import {
+  asSchema,
+  generateText,
+  type ModelMessage,
+  simulateReadableStream,
+  stepCountIs,
+  streamText,
+  type ToolSet,
+} from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { getMCPTools } from "../../src/ai/index.js";
+import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { toUser } from "../../src/auth/userPlugin.js";
+import type { User as Caller } from "../../src/core/types.js";
+import { modelRouter } from "../../src/rest/modelRouter.js";
+import { signUp, type TestUser } from "../helpers/auth.js";
+import { useTestDatabase } from "../helpers/database.js";
+import { connectClient, type Listening, listen, toolError } from "../helpers/mcpClients.js";
+import { Food, Todo, User } from "../helpers/models.js";
+import { foodOptions, hookCalls, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+
+useTestDatabase("ai_tools");
+
+// ---- A scripted MockLanguageModelV3 -------------------------------------------------------
+
+type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
+type StreamResult = Awaited<ReturnType<MockLanguageModelV3["doStream"]>>;
+type Content = GenerateResult["content"];
+type Prompt = CallOptions["prompt"];
+/** One model turn: tool calls `[name, input]`, or a final text. */
+type Turn = { calls: Array<[string, unknown]> } | { text: string };
+
+const usage: GenerateResult["usage"] = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+let callCounter = 0;
+
+function contentOf(turn: Turn): Content {
+  if ("text" in turn) return [{ type: "text", text: turn.text }];
+  return turn.calls.map(([toolName, input]) => ({
+    type: "tool-call",
+    toolCallId: `call-${++callCounter}`,
+    toolName,
+    // Models send JSON text; a raw string lets a test send arguments the schema rejects.
+    input: typeof input === "string" ? input : JSON.stringify(input),
+  }));
+}
+
+const finishOf = (turn: Turn): GenerateResult["finishReason"] =>
+  "text" in turn ? { unified: "stop", raw: "stop" } : { unified: "tool-calls", raw: "tool_calls" };
+
+/** The tool results the model was shown in its last prompt message, as the model sees them. */
+function lastToolOutputs(prompt: Prompt): Array<{ type: string; value: unknown }> {
+  const last = prompt.at(-1);
+  if (last?.role !== "tool") return [];
+  return last.content.flatMap((part) =>
+    part.type === "tool-result" ? [part.output as { type: string; value: unknown }] : [],
+  );
+}
+
+/** A generating model: each call runs the next script step on the prompt it received. */
+function generatingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageModelV3 {
+  let step = 0;
+  return new MockLanguageModelV3({
+    doGenerate: async (options: CallOptions): Promise<GenerateResult> => {
+      const next = script[step++];
+      if (!next) throw new Error(`the model was called more often than scripted (${step})`);
+      const turn = next(options.prompt);
+      return { content: contentOf(turn), finishReason: finishOf(turn), usage, warnings: [] };
+    },
+  });
+}
+
+/** The same script as a streaming model (`simulateReadableStream` of V3 stream parts). */
+function streamingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageModelV3 {
+  let step = 0;
+  return new MockLanguageModelV3({
+    doStream: async (options: CallOptions): Promise<StreamResult> => {
+      const next = script[step++];
+      if (!next) throw new Error(`the model was called more often than scripted (${step})`);
+      const turn = next(options.prompt);
+      type Part = StreamResult["stream"] extends ReadableStream<infer P> ? P : never;
+      const parts: Part[] = [{ type: "stream-start", warnings: [] }];
+      if ("text" in turn) {
+        parts.push(
+          { type: "text-start", id: "t" },
+          { type: "text-delta", id: "t", delta: turn.text },
+          { type: "text-end", id: "t" },
+        );
+      } else {
+        for (const part of contentOf(turn)) if (part.type === "tool-call") parts.push(part);
+      }
+      parts.push({ type: "finish", finishReason: finishOf(turn), usage });
+      return { stream: simulateReadableStream({ chunks: parts }) };
+    },
+  });
+}
+
+// ---- App, users, helpers ------------------------------------------------------------------
+
+function buildApp(overrides: Parameters<typeof todoOptions>[0] = {}): TerrenoApp {
+  return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+    .register(modelRouter(Todo, todoOptions(overrides)))
+    .register(modelRouter(Food, foodOptions()));
+}
+
+async function callerOf(user: TestUser): Promise<Caller> {
+  const doc = await User.findById(user.userId);
+  assert.ok(doc, "signed-up user exists");
+  return toUser(doc);
+}
+
+const execOptions = (experimental_context?: unknown) => ({
+  toolCallId: "direct",
+  messages: [] as ModelMessage[],
+  experimental_context,
+});
+
+/** Runs one tool directly, as the AI SDK would after validation. */
+async function execute(tools: ToolSet, name: string, input: unknown, context?: unknown) {
+  const run = tools[name]?.execute;
+  assert.ok(run, `${name} has execute`);
+  return (await run(input, execOptions(context))) as Record<string, unknown>;
+}
+
+const dataOf = (output: unknown) => (output as { data: Record<string, unknown> }).data;
+
+describe("getMCPTools", () => {
+  let app: TerrenoApp;
+  let server: Listening;
+  let alice: TestUser;
+  let bob: TestUser;
+  let aliceUser: Caller;
+  let bobUser: Caller;
+
+  before(async () => {
+    app = buildApp();
+    const express = app.build();
+    server = await listen(express);
+    alice = await signUp(express, "alice");
+    bob = await signUp(express, "bob");
+    aliceUser = await callerOf(alice);
+    bobUser = await callerOf(bob);
+  });
+  after(() => server.close());
+
+  test("generateText: list → create → read (id from the create result) → text", async (t) => {
+    const started = performance.now();
+    const title = `ai loop ${Date.now()}`;
+    let createdId = "";
+    const model = generatingModel([
+      () => ({ calls: [["todos_list", {}]] }),
+      () => ({ calls: [["todos_create", { title, priority: 2 }]] }),
+      (prompt) => {
+        const [output] = lastToolOutputs(prompt);
+        assert.equal(output?.type, "json");
+        createdId = String(dataOf(output?.value).id);
+        return { calls: [["todos_read", { id: createdId }]] };
+      },
+      (prompt) => {
+        const [output] = lastToolOutputs(prompt);
+        return { text: `Read back: ${String(dataOf(output?.value).title)}` };
+      },
+    ]);
+    hookCalls.length = 0;
+    const result = await generateText({
+      model,
+      // No `user` option: the caller arrives per call through experimental_context.
+      tools: getMCPTools({ app }),
+      experimental_context: { user: aliceUser },
+      prompt: "Add a todo and read it back.",
+      stopWhen: stepCountIs(6),
+    });
+
+    assert.equal(result.steps.length, 4);
+    assert.equal(result.text, `Read back: ${title}`);
+    const [listed, created, read] = result.steps.map((step) => step.toolResults[0]);
+    assert.equal(listed?.toolName, "todos_list");
+    assert.ok(Array.isArray((listed?.output as { data?: unknown[] } | undefined)?.data));
+    assert.equal(created?.toolName, "todos_create");
+    assert.equal(dataOf(created?.output).title, title);
+    // Populated by default, with hidden fields (passwordHash) stripped.
+    assert.deepEqual(dataOf(created?.output).ownerId, { id: alice.userId, name: "alice" });
+    assert.equal(read?.toolName, "todos_read");
+    assert.deepEqual(
+      { ...dataOf(read?.output), ownerId: undefined },
+      { ...dataOf(created?.output), ownerId: undefined },
+    );
+    // The database holds exactly what the tools said, owned by the context's caller,
+    // written through the same hooks REST runs (with transport "ai").
+    const stored = await Todo.findById(createdId).lean<{ title: string; ownerId: unknown }>();
+    assert.equal(stored?.title, title);
+    assert.equal(String(stored?.ownerId), alice.userId);
+    assert.deepEqual(hookCalls, ["preCreate:ai", "postCreate"]);
+    // Hidden (excluded) fields never reach the model.
+    assert.equal("internalNote" in dataOf(created?.output), false);
+    t.diagnostic(`generateText loop: ${(performance.now() - started).toFixed(1)} ms`);
+  });
+
+  test("streamText: the same loop over a streaming model, caller bound with `user`", async () => {
+    const title = `ai stream ${Date.now()}`;
+    let createdId = "";
+    const model = streamingModel([
+      () => ({ calls: [["todos_list", { limit: 2 }]] }),
+      () => ({ calls: [["todos_create", { title }]] }),
+      (prompt) => {
+        createdId = String(dataOf(lastToolOutputs(prompt)[0]?.value).id);
+        return { calls: [["todos_read", { id: createdId }]] };
+      },
+      () => ({ text: "done" }),
+    ]);
+    const result = streamText({
+      model,
+      tools: getMCPTools({ app, user: aliceUser }),
+      prompt: "Add a todo and read it back.",
+      stopWhen: stepCountIs(6),
+    });
+    let text = "";
+    for await (const delta of result.textStream) text += delta;
+    const steps = await result.steps;
+    assert.equal(text, "done");
+    assert.deepEqual(
+      steps.map((step) => step.toolResults.map((r) => r.toolName)),
+      [["todos_list"], ["todos_create"], ["todos_read"], []],
+    );
+    assert.equal(dataOf(steps[2]?.toolResults[0]?.output).id, createdId);
+    assert.equal(dataOf(steps[2]?.toolResults[0]?.output).title, title);
+    const stored = await Todo.findById(createdId).lean<{ ownerId: unknown }>();
+    assert.equal(String(stored?.ownerId), alice.userId);
+  });
+
+  test("the model is offered exactly the MCP input schemas (as listed over HTTP)", async () => {
+    const model = generatingModel([() => ({ text: "nothing to do" })]);
+    const tools = getMCPTools({ app, user: aliceUser });
+    await generateText({ model, tools, prompt: "hi" });
+    const offered = model.doGenerateCalls[0]?.tools ?? [];
+    const client = await connectClient("v2-auto", server.url, alice.token);
+    const listed = await client.listTools();
+    await client.close();
+
+    assert.deepEqual(
+      offered.map((t) => t.name),
+      listed.map((t) => t.name),
+    );
+    for (const mcpTool of listed) {
+      const sent = offered.find((t) => t.name === mcpTool.name);
+      assert.ok(sent && sent.type === "function", mcpTool.name);
+      assert.deepEqual(sent.inputSchema, mcpTool.inputSchema, mcpTool.name);
+      assert.equal(sent.description, mcpTool.description);
+      assert.equal(tools[mcpTool.name]?.title, mcpTool.title);
+      assert.deepEqual(
+        await asSchema(tools[mcpTool.name]?.outputSchema).jsonSchema,
+        mcpTool.outputSchema,
+      );
+    }
+    const create = offered.find((t) => t.name === "todos_create");
+    assert.ok(create?.type === "function");
+    const properties = (create.inputSchema as { properties?: Record<string, unknown> }).properties;
+    assert.ok(properties && "title" in properties, "todos_create offers real arguments");
+    assert.equal("internalNote" in properties, false);
+    assert.equal("ownerId" in properties, false);
+  });
+
+  test("invalid arguments are rejected before execute; the model reads MCP's message", async () => {
+    const before = await Todo.countDocuments();
+    hookCalls.length = 0;
+    let shown: { type: string; value: unknown } | undefined;
+    const model = generatingModel([
+      () => ({ calls: [["todos_create", { title: 123 }]] }),
+      (prompt) => {
+        shown = lastToolOutputs(prompt)[0];
+        return { text: "sorry" };
+      },
+    ]);
+    const result = await generateText({
+      model,
+      tools: getMCPTools({ app, user: aliceUser }),
+      prompt: "Add a todo.",
+      stopWhen: stepCountIs(3),
+    });
+
+    assert.equal(await Todo.countDocuments(), before, "nothing written");
+    assert.deepEqual(hookCalls, [], "execute (and the pipeline) never ran");
+    const [first] = result.steps;
+    assert.deepEqual(first?.toolResults, []);
+    const call = first?.toolCalls[0];
+    assert.equal(call?.toolName, "todos_create");
+    assert.equal(call && "invalid" in call && call.invalid, true);
+    const toolErrors = first?.content.filter((part) => part.type === "tool-error") ?? [];
+    assert.equal(toolErrors.length, 1);
+    // ai@6 reports an InvalidToolInputError; for the step content it keeps the message only.
+    const message = String(toolErrors[0]?.error);
+    assert.match(message, /^Invalid input for tool todos_create: Type validation failed/);
+
+    // MCP's own text for the same call, over HTTP, is inside what the model read.
+    const client = await connectClient("v2-auto", server.url, alice.token);
+    const mcp = await client.callTool("todos_create", { title: 123 });
+    await client.close();
+    assert.equal(mcp.isError, true);
+    const mcpText = mcp.content[0]?.text ?? "";
+    assert.match(mcpText, /^validation_failed: Invalid arguments for todos_create: /);
+    assert.equal(shown?.type, "error-text");
+    assert.ok(String(shown?.value).endsWith(mcpText), String(shown?.value));
+    assert.ok(message.endsWith(mcpText));
+    assert.deepEqual(toolError(mcp).fields, { title: "must be a string" });
+  });
+
+  test("another user's document is refused as a result, with MCP's code and text", async () => {
+    const aliceTodo = dataOf(
+      await execute(getMCPTools({ app }), "todos_create", { title: "alice only" }, aliceUser),
+    );
+    let shown: { type: string; value: unknown } | undefined;
+    const model = generatingModel([
+      () => ({ calls: [["todos_read", { id: aliceTodo.id }]] }),
+      (prompt) => {
+        shown = lastToolOutputs(prompt)[0];
+        return { text: "not allowed" };
+      },
+    ]);
+    const result = await generateText({
+      model,
+      tools: getMCPTools({ app }),
+      experimental_context: bobUser, // a bare User works too
+      prompt: "Read that todo.",
+      stopWhen: stepCountIs(3),
+    });
+    const output = result.steps[0]?.toolResults[0]?.output as { error: Record<string, unknown> };
+    assert.deepEqual(output, {
+      error: {
+        status: 403,
+        title: "Forbidden",
+        detail: "You do not have permission to perform this action.",
+        code: "forbidden",
+      },
+    });
+    assert.doesNotMatch(JSON.stringify(result.steps), /alice only"/);
+
+    const client = await connectClient("v2-auto", server.url, bob.token);
+    const mcp = await client.callTool("todos_read", { id: aliceTodo.id });
+    await client.close();
+    assert.equal(mcp.isError, true);
+    assert.deepEqual(toolError(mcp), output.error);
+    // The model reads MCP's text as an error result (providers flag it as a tool error).
+    assert.deepEqual(shown, { type: "error-text", value: mcp.content[0]?.text });
+
+    // Bob's list does not contain Alice's todo; his update and delete are refused too.
+    const bobTools = getMCPTools({ app, user: bobUser });
+    const listed = await execute(bobTools, "todos_list", {});
+    assert.equal(
+      (listed.data as Array<{ id: string }>).some((t) => t.id === aliceTodo.id),
+      false,
+    );
+    const update = await execute(bobTools, "todos_update", { id: aliceTodo.id, title: "pwned" });
+    assert.equal((update.error as { code: string }).code, "forbidden");
+    const del = await execute(bobTools, "todos_delete", { id: aliceTodo.id });
+    assert.equal((del.error as { code: string }).code, "forbidden");
+    const stored = await Todo.findById(aliceTodo.id).lean<{ title: string; deleted: boolean }>();
+    assert.deepEqual([stored?.title, stored?.deleted], ["alice only", false]);
+  });
+
+  test("the caller: `user`, then experimental_context (User or {user}), else anonymous", async () => {
+    const tools = getMCPTools({ app });
+    const anonymous = await execute(tools, "todos_list", {});
+    assert.equal((anonymous.error as { code: string }).code, "unauthenticated");
+    assert.equal(
+      (anonymous.error as { detail: string }).detail,
+      "todos_list needs an authenticated caller.",
+    );
+    for (const context of [aliceUser, { user: aliceUser }, { user: aliceUser, id: 7 }]) {
+      const listed = await execute(tools, "todos_list", {}, context);
+      assert.ok(Array.isArray(listed.data), JSON.stringify(listed));
+    }
+    for (const context of [{ user: undefined }, { id: 42 }, "alice", null]) {
+      const refused = await execute(tools, "todos_list", {}, context);
+      assert.equal((refused.error as { code: string }).code, "unauthenticated");
+    }
+    // A bound `user` wins over the context.
+    const bound = getMCPTools({ app, user: bobUser });
+    const mine = dataOf(await execute(bound, "todos_create", { title: "bob's" }, aliceUser));
+    assert.equal((mine.ownerId as { id: string }).id, bob.userId);
+  });
+
+  test("not found and conflict come back as results with MCP's codes", async () => {
+    const tools = getMCPTools({ app, user: aliceUser });
+    const missing = await execute(tools, "todos_read", { id: "0123456789abcdef01234567" });
+    assert.equal((missing.error as { code: string }).code, "not_found");
+    assert.equal((missing.error as { status: number }).status, 404);
+    const name = `apple ${Date.now()}`;
+    await Food.create({ name });
+    // The shared app exposes only foods_list/read; a conflict needs foods_create.
+    const conflictApp = new TerrenoApp().register(
+      modelRouter(Food, foodOptions({ mcp: { methods: ["create"] } })),
+    );
+    const conflict = await execute(
+      getMCPTools({ app: conflictApp, user: aliceUser }),
+      "foods_create",
+      { name },
+    );
+    assert.equal((conflict.error as { code: string }).code, "conflict");
+    assert.equal((conflict.error as { status: number }).status, 409);
+  });
+
+  test("internal errors: a fixed `internal` result, the cause only in the log", async () => {
+    const broken = buildApp({
+      preCreate: () => {
+        throw new Error("secret connection string mongodb://admin:hunter2@db");
+      },
+    });
+    const logged = mock.method(console, "error", () => {});
+    try {
+      const output = await execute(getMCPTools({ app: broken, user: aliceUser }), "todos_create", {
+        title: "boom",
+      });
+      assert.deepEqual(output, {
+        error: {
+          status: 500,
+          title: "Internal Server Error",
+          detail: "An unexpected error occurred.",
+          code: "internal",
+        },
+      });
+      assert.equal(logged.mock.callCount(), 1);
+      const [message, cause] = logged.mock.calls[0]?.arguments ?? [];
+      assert.match(String(message), /todos_create failed \(internal\)/);
+      assert.match(String((cause as Error).message), /hunter2/);
+    } finally {
+      logged.mock.restore();
+    }
+  });
+
+  test("requireApproval: needsApproval on create/update/delete only; approval gates execute", async () => {
+    const plain = getMCPTools({ app, user: aliceUser });
+    const gated = getMCPTools({ app, user: aliceUser, requireApproval: true });
+    const needs = (tools: ToolSet) =>
+      Object.fromEntries(Object.entries(tools).map(([name, t]) => [name, t.needsApproval]));
+    assert.deepEqual(needs(plain), {
+      foods_list: undefined,
+      foods_read: undefined,
+      todos_create: undefined,
+      todos_delete: undefined,
+      todos_list: undefined,
+      todos_read: undefined,
+      todos_update: undefined,
+    });
+    assert.deepEqual(needs(gated), {
+      foods_list: undefined,
+      foods_read: undefined,
+      todos_create: true,
+      todos_delete: true,
+      todos_list: undefined,
+      todos_read: undefined,
+      todos_update: true,
+    });
+
+    // ai@6: a call that needs approval is not executed; the step ends with a
+    // tool-approval-request and the loop stops until the app answers it.
+    const title = `approve me ${Date.now()}`;
+    const first = await generateText({
+      model: generatingModel([() => ({ calls: [["todos_create", { title }]] })]),
+      tools: gated,
+      prompt: "Add a todo.",
+      stopWhen: stepCountIs(5),
+    });
+    assert.equal(first.steps.length, 1);
+    const request = first.content.find((part) => part.type === "tool-approval-request");
+    assert.ok(request, "approval requested");
+    assert.deepEqual(first.toolResults, []);
+    assert.equal(await Todo.countDocuments({ title }), 0, "nothing written before approval");
+
+    // Approving it (a tool message answering the request) runs the tool, then the model.
+    const resumed = await generateText({
+      model: generatingModel([() => ({ text: "created" })]),
+      tools: gated,
+      messages: [
+        { role: "user", content: "Add a todo." },
+        ...first.response.messages,
+        {
+          role: "tool",
+          content: [
+            { type: "tool-approval-response", approvalId: request.approvalId, approved: true },
+          ],
+        },
+      ],
+      stopWhen: stepCountIs(5),
+    });
+    assert.equal(resumed.text, "created");
+    assert.equal(await Todo.countDocuments({ title }), 1, "written after approval");
+
+    // The approved call's input comes back from (client-held) history. ai@6 re-validates it
+    // against the input schema (our ajv validator) before executing: a tampered input is a
+    // tool error the model reads, and nothing is written.
+    const history = structuredClone(first.response.messages);
+    for (const message of history) {
+      if (message.role !== "assistant" || typeof message.content === "string") continue;
+      for (const part of message.content) {
+        if (part.type === "tool-call") part.input = { title: 123 };
+      }
+    }
+    const count = await Todo.countDocuments();
+    const tampered = await generateText({
+      model: generatingModel([() => ({ text: "ok" })]),
+      tools: gated,
+      messages: [
+        { role: "user", content: "Add a todo." },
+        ...history,
+        {
+          role: "tool",
+          content: [
+            { type: "tool-approval-response", approvalId: request.approvalId, approved: true },
+          ],
+        },
+      ],
+      stopWhen: stepCountIs(5),
+    });
+    const toolMessage = tampered.response.messages.find((m) => m.role === "tool");
+    const part = toolMessage?.role === "tool" ? toolMessage.content[0] : undefined;
+    assert.ok(part?.type === "tool-result" && part.output.type === "error-text");
+    assert.match(part.output.value, /^Invalid input for tool todos_create: /);
+    assert.match(part.output.value, /validation_failed: Invalid arguments for todos_create/);
+    assert.equal(await Todo.countDocuments(), count);
+  });
+
+  test("execute validates too: inputs that skip the SDK's check are refused", async () => {
+    const tools = getMCPTools({ app, user: aliceUser });
+    const count = await Todo.countDocuments();
+    const output = await execute(tools, "todos_create", { title: 123, ownerId: bob.userId });
+    assert.deepEqual(output, {
+      error: {
+        status: 400,
+        title: "Validation Failed",
+        detail:
+          "Invalid arguments for todos_create: Invalid input: ownerId is not an allowed field; title must be a string.",
+        code: "validation_failed",
+        fields: { ownerId: "is not an allowed field", title: "must be a string" },
+      },
+    });
+    assert.equal(await Todo.countDocuments(), count);
+  });
+
+  test("include filters by model, method and tool name; unknown names fail loudly", () => {
+    const names = (tools: ToolSet) => Object.keys(tools).sort();
+    assert.deepEqual(names(getMCPTools({ app, include: { models: ["Food"] } })), [
+      "foods_list",
+      "foods_read",
+    ]);
+    assert.deepEqual(names(getMCPTools({ app, include: { methods: ["list"] } })), [
+      "foods_list",
+      "todos_list",
+    ]);
+    assert.deepEqual(names(getMCPTools({ app, include: { tools: ["todos_read"] } })), [
+      "todos_read",
+    ]);
+    assert.deepEqual(
+      names(getMCPTools({ app, include: { models: ["Todo"], methods: ["create", "delete"] } })),
+      ["todos_create", "todos_delete"],
+    );
+    assert.deepEqual(names(getMCPTools({ app, include: { models: [] } })), []);
+    assert.deepEqual(
+      names(getMCPTools({ tools: app.toolDefinitions.filter((d) => d.method === "read") })),
+      ["foods_read", "todos_read"],
+    );
+    assert.throws(
+      () => getMCPTools({ app, include: { models: ["Todos"] } }),
+      /unknown models Todos/,
+    );
+    assert.throws(
+      () => getMCPTools({ app, include: { tools: ["todo_list"] } }),
+      /unknown tools todo_list/,
+    );
+  });
+
+  test("@ai-sdk/mcp over /mcp sees the same tool names and input schemas", async () => {
+    const client = await createMCPClient({
+      transport: {
+        type: "http",
+        url: new URL("/mcp", server.url).href,
+        headers: { Authorization: `Bearer ${alice.token}` },
+      },
+    });
+    try {
+      const remote = await client.tools();
+      const local = getMCPTools({ app, user: aliceUser });
+      assert.deepEqual(Object.keys(remote).sort(), Object.keys(local).sort());
+      for (const [name, localTool] of Object.entries(local)) {
+        const remoteTool = remote[name];
+        assert.ok(remoteTool);
+        assert.deepEqual(
+          await asSchema(remoteTool.inputSchema).jsonSchema,
+          await asSchema(localTool.inputSchema).jsonSchema,
+          name,
+        );
+        assert.equal(remoteTool.description, localTool.description);
+        assert.equal(remoteTool.title, localTool.title);
+      }
+      // Same data through both: the remote result's structuredContent is our output.
+      const viaHttp = (await remoteTool(remote, "todos_list", { limit: 3 })) as {
+        structuredContent?: unknown;
+      };
+      const inProcess = await execute(local, "todos_list", { limit: 3 });
+      assert.deepEqual(viaHttp.structuredContent, inProcess);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("built once: context-bound tools are shared; per-request user binding is cheap", (t) => {
+    const a = getMCPTools({ app });
+    const b = getMCPTools({ app, include: { methods: ["read"] } });
+    assert.equal(a.todos_read, b.todos_read, "same tool object across calls");
+    assert.notEqual(a.todos_create, getMCPTools({ app, requireApproval: true }).todos_create);
+    const bound = getMCPTools({ app, user: aliceUser });
+    assert.notEqual(bound.todos_read, a.todos_read);
+    assert.equal(bound.todos_read?.inputSchema, a.todos_read?.inputSchema, "schema reused");
+
+    const rounds = 2000;
+    let started = performance.now();
+    for (let i = 0; i < rounds; i++) getMCPTools({ app, user: { id: String(i) } });
+    const perCallBound = ((performance.now() - started) / rounds) * 1000;
+    started = performance.now();
+    for (let i = 0; i < rounds; i++) getMCPTools({ app });
+    const perCallShared = ((performance.now() - started) / rounds) * 1000;
+    t.diagnostic(
+      `getMCPTools (7 tools): ${perCallBound.toFixed(1)} µs/call with a user, ${perCallShared.toFixed(1)} µs/call context-bound`,
+    );
+    assert.ok(perCallBound < 1000, `${perCallBound} µs per call`);
+  });
+});
+
+/** Runs a tool from an @ai-sdk/mcp client directly. */
+async function remoteTool(tools: ToolSet, name: string, input: unknown): Promise<unknown> {
+  const run = tools[name]?.execute;
+  assert.ok(run, `${name} has execute`);
+  return run(input, execOptions());
+}
