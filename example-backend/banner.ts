@@ -1,0 +1,45 @@
+/** What `npm run example` prints once it is listening: where everything is and a first step. */
+
+export interface BannerInfo {
+  url: string;
+  database: string;
+  llm: string;
+  /** Time spent in main() (database start, app build, listen). */
+  startedInMs: number;
+  /** Time since the process started (includes Node, tsx and module loading). */
+  uptimeMs: number;
+  /** Access-token lifetime in seconds. */
+  tokenSeconds: number;
+  warnings: string[];
+}
+
+function duration(seconds: number): string {
+  if (seconds % 86400 === 0) return `${seconds / 86400} day(s)`;
+  if (seconds % 3600 === 0) return `${seconds / 3600} hour(s)`;
+  if (seconds % 60 === 0) return `${seconds / 60} minutes`;
+  return `${seconds} seconds`;
+}
+
+export function banner(info: BannerInfo): string {
+  const { url } = info;
+  const signup =
+    `curl -s ${url}/auth/signup -H 'Content-Type: application/json' \\\n` +
+    `      -d '{"email":"you@example.com","password":"correct horse battery","name":"You"}'`;
+  return [
+    "",
+    `terreno-mcp example ready in ${info.uptimeMs} ms (${info.startedInMs} ms after loading)`,
+    "",
+    `  REST      ${url}          /todos, /foods, /auth/signup, /auth/login, /auth/me`,
+    `  MCP       ${url}/mcp      Streamable HTTP; send Authorization: Bearer <token>`,
+    `  Chat      POST ${url}/chat  {"prompt": "..."}; model: ${info.llm}`,
+    `  Database  ${info.database}`,
+    "",
+    "  Get a token (POST /auth/login with the same body later); it is data.token and lasts",
+    `  ${duration(info.tokenSeconds)} (JWT_EXPIRES_IN=86400 for a day, handy in MCP client configs):`,
+    `    ${signup}`,
+    "",
+    "  Try it:  npm run example:demo       Stop: Ctrl-C",
+    ...info.warnings.map((warning) => `\n  Warning: ${warning}`),
+    "",
+  ].join("\n");
+}

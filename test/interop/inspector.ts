@@ -1,0 +1,211 @@
+/**
+ * The MCP Inspector's CLI against the example app: `tools/list` and `tools/call` with
+ * @modelcontextprotocol/inspector-cli 1.0.3 on this Node (20), and with Inspector 2.x on Node 22,
+ * whose `tools/list --strict` also lints every tool schema for portability (exit 6 on an error).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { EXAMPLE_TOOLS } from "./clientChecks.js";
+import type { Item } from "./conformance.js";
+import { ROOT_DIR, run, toolPath, toolVersion } from "./tools.js";
+
+export interface InspectorCheck {
+  item: Item;
+  command: string;
+  ms: number;
+}
+
+interface Invocation {
+  name: string;
+  node: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  validate: (stdout: string, stderr: string) => string | undefined;
+}
+
+function parseJson(stdout: string): Record<string, unknown> | undefined {
+  const start = stdout.indexOf("{");
+  if (start === -1) return undefined;
+  try {
+    return JSON.parse(stdout.slice(start)) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+function expectAllTools(stdout: string): string | undefined {
+  const tools = (parseJson(stdout)?.tools ?? []) as Array<{ name?: string }>;
+  const names = tools.map((tool) => tool.name).sort();
+  return JSON.stringify(names) === JSON.stringify(EXAMPLE_TOOLS)
+    ? undefined
+    : `listed ${JSON.stringify(names)}, expected ${JSON.stringify(EXAMPLE_TOOLS)}`;
+}
+
+function expectToolSuccess(stdout: string): string | undefined {
+  const result = parseJson(stdout);
+  if (!result) return `no JSON result on stdout: ${stdout.slice(0, 300)}`;
+  if (result.isError === true) return `the tool returned isError: ${stdout.slice(0, 500)}`;
+  const structured = result.structuredContent as { data?: unknown } | undefined;
+  return structured?.data === undefined ? "the result has no structuredContent.data" : undefined;
+}
+
+const quote = (arg: string) =>
+  /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+
+/** Shows a command as run from the repository root, with the bearer token elided. */
+function display(invocation: Invocation): string {
+  const shown = invocation.args.map((arg) =>
+    path.isAbsolute(arg)
+      ? path.relative(invocation.cwd, arg)
+      : arg.replace(/Bearer \S+/, "Bearer $TOKEN"),
+  );
+  const node = invocation.node === process.execPath ? "node" : "node22";
+  const cwd = path.relative(ROOT_DIR, invocation.cwd);
+  return `${cwd ? `cd ${cwd} && ` : ""}${[node, ...shown.map(quote)].join(" ")}`;
+}
+
+export async function runInspectorChecks(
+  node22: string,
+  mcpUrl: string,
+  token: string,
+): Promise<InspectorCheck[]> {
+  const header = `Authorization: Bearer ${token}`;
+  // Inspector-cli 1.0.3 reads ../package.json relative to its working directory (to name
+  // itself) and crashes without one, so it runs from test/, whose parent holds package.json.
+  const v1Cli = path.join(
+    ROOT_DIR,
+    "node_modules",
+    "@modelcontextprotocol",
+    "inspector-cli",
+    "build",
+    "cli.js",
+  );
+  const v1Version = JSON.parse(
+    fs.readFileSync(path.join(path.dirname(v1Cli), "..", "package.json"), "utf8"),
+  ).version as string;
+  // Its `--cli` mode re-runs itself with the `node` on PATH: make that this Node 20.
+  const v1Env = {
+    ...process.env,
+    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
+  };
+  const v1Base = ["--cli", mcpUrl, "--transport", "http", "--header", header];
+
+  // Inspector 2.x keeps a catalog and state under $HOME/.mcp-inspector: give it a throwaway home.
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "terreno-inspector-home-"));
+  const v2Launcher = toolPath("@modelcontextprotocol/inspector", "clients/launcher/build/index.js");
+  const v2Version = toolVersion("@modelcontextprotocol/inspector");
+  const v2Env = {
+    ...process.env,
+    HOME: home,
+    MCP_CATALOG_PATH: path.join(home, "mcp.json"),
+  };
+  const v2Base = ["--cli", mcpUrl, "--transport", "http", "--header", header];
+
+  const invocations: Invocation[] = [
+    {
+      name: `inspector-cli ${v1Version}: tools/list`,
+      node: process.execPath,
+      args: [v1Cli, ...v1Base, "--method", "tools/list"],
+      cwd: path.join(ROOT_DIR, "test"),
+      env: v1Env,
+      validate: expectAllTools,
+    },
+    {
+      name: `inspector-cli ${v1Version}: tools/call todos_create`,
+      node: process.execPath,
+      args: [
+        v1Cli,
+        ...v1Base,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "todos_create",
+        "--tool-arg",
+        "title=Created by the Inspector CLI",
+      ],
+      cwd: path.join(ROOT_DIR, "test"),
+      env: v1Env,
+      validate: expectToolSuccess,
+    },
+    {
+      name: `inspector-cli ${v1Version}: tools/call todos_list`,
+      node: process.execPath,
+      args: [
+        v1Cli,
+        ...v1Base,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "todos_list",
+        "--tool-arg",
+        "limit=5",
+      ],
+      cwd: path.join(ROOT_DIR, "test"),
+      env: v1Env,
+      validate: expectToolSuccess,
+    },
+    {
+      name: `inspector ${v2Version} (Node 22): tools/list --strict (schema lint)`,
+      node: node22,
+      args: [v2Launcher, ...v2Base, "--method", "tools/list", "--strict"],
+      cwd: ROOT_DIR,
+      env: v2Env,
+      validate: (stdout, stderr) =>
+        expectAllTools(stdout) ??
+        // --strict prints every finding (warnings too) on stderr; the app should have none.
+        (stderr.trim() ? `schema lint findings:\n${stderr.trim().slice(0, 2000)}` : undefined),
+    },
+    {
+      name: `inspector ${v2Version} (Node 22): tools/call todos_list`,
+      node: node22,
+      args: [
+        v2Launcher,
+        ...v2Base,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "todos_list",
+        "--tool-arg",
+        "limit=5",
+      ],
+      cwd: ROOT_DIR,
+      env: v2Env,
+      validate: expectToolSuccess,
+    },
+  ];
+
+  const checks: InspectorCheck[] = [];
+  try {
+    for (const invocation of invocations) {
+      const result = await run(invocation.node, invocation.args, {
+        cwd: invocation.cwd,
+        env: invocation.env,
+        timeoutMs: 60_000,
+      });
+      // inspector-cli 1.0.3 prints a deprecation notice on stderr; it is not a failure.
+      const stderr = result.stderr.replace(
+        /\s*⚠️[^\n]*deprecated\.[\s\S]*?security fixes only\.\s*/u,
+        "",
+      );
+      const problem =
+        result.code !== 0
+          ? `exit ${result.code ?? result.signal}: ${(stderr || result.stdout).trim().slice(0, 1500)}`
+          : invocation.validate(result.stdout, stderr);
+      checks.push({
+        item: {
+          group: "inspector",
+          name: invocation.name,
+          status: problem ? "fail" : "pass",
+          detail: problem,
+        },
+        command: display(invocation),
+        ms: result.ms,
+      });
+    }
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+  return checks;
+}
