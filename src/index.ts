@@ -15,11 +15,6 @@ export type {
   TerrenoAppOptions,
   TerrenoPlugin,
 } from "./app/types.js";
-export {
-  type CreateBetterAuthOptions,
-  createBetterAuth,
-  type TerrenoBetterAuth,
-} from "./auth/betterAuth.js";
 export { type BetterAuthPluginOptions, betterAuthPlugin } from "./auth/betterAuthPlugin.js";
 export {
   type BetterAuthInstance,

@@ -6,10 +6,10 @@
  */
 import { type JSONSchema7, jsonSchema, type Schema, type Tool, type ToolSet, tool } from "ai";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
-import { TerrenoError, validationFailed } from "../core/errors.js";
+import { TerrenoError } from "../core/errors.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { CrudMethod, PlainObject, RequestContext, User } from "../core/types.js";
-import { executeTool } from "../mcp/executeTool.js";
+import { executeTool, invalidArguments } from "../mcp/executeTool.js";
 import type { ToolDefinition } from "../mcp/toolDefinitions.js";
 import { errorOutput, type MCPToolOutput, ToolInputError, toModelOutput } from "./toolOutput.js";
 
@@ -100,10 +100,7 @@ function inputSchemaFor(def: ToolDefinition): Schema<PlainObject> {
     validate: (value) => {
       const checked = def.validate(value);
       if (checked.ok) return { success: true, value: value as PlainObject };
-      const error = validationFailed(
-        `Invalid arguments for ${def.name}: ${checked.message}`,
-        checked.fields,
-      );
+      const error = invalidArguments(def.name, checked.fields);
       return { success: false, error: new ToolInputError(error) };
     },
   });

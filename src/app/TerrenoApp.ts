@@ -190,9 +190,9 @@ export class TerrenoApp {
     const app = this.build();
     const port = startOptions.port ?? Number(process.env.PORT ?? 4000);
     const host = startOptions.host ?? process.env.HOST ?? "127.0.0.1";
+    // Express 5 hands listen errors (EADDRINUSE) to this callback rather than emitting them.
     const server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(port, host, () => resolve(s));
-      s.once("error", reject);
+      const s = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(s)));
     });
     const address = server.address();
     const actualPort = typeof address === "object" && address ? address.port : port;

@@ -3,12 +3,22 @@
  * same core operation REST uses. Shared by the MCP endpoint and the AI SDK adapter.
  */
 
-import { unauthenticated, validationFailed } from "../core/errors.js";
+import {
+  type FieldErrors,
+  type TerrenoError,
+  unauthenticated,
+  validationFailed,
+} from "../core/errors.js";
 import { create, list, read, remove, runOperation, update } from "../core/index.js";
 import type { PlainObject, RequestContext } from "../core/types.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
 
 export type ToolOutput = PlainObject;
+
+/** One wording for every surface; the fields name each path once (errorText lists them). */
+export function invalidArguments(toolName: string, fields: FieldErrors): TerrenoError {
+  return validationFailed(`Invalid arguments for ${toolName}.`, fields);
+}
 
 export function executeTool(
   tool: ToolDefinition,
@@ -22,12 +32,7 @@ export function executeTool(
     }
     const input = (args ?? {}) as PlainObject;
     const checked = tool.validate(input);
-    if (!checked.ok) {
-      throw validationFailed(
-        `Invalid arguments for ${tool.name}: ${checked.message}`,
-        checked.fields,
-      );
-    }
+    if (!checked.ok) throw invalidArguments(tool.name, checked.fields);
     const { resource } = tool;
     switch (tool.method) {
       case "list": {
