@@ -72,6 +72,8 @@ function coerceRegex(value: unknown, options: unknown): RegExp {
   if (value.length > MAX_REGEX_LENGTH) {
     throw new CoercionError(`$regex must be at most ${MAX_REGEX_LENGTH} characters`);
   }
+  // BSON stores a pattern as a C string: the driver would throw on a NUL byte (a 500).
+  if (value.includes("\u0000")) throw new CoercionError("$regex may not contain NUL characters");
   if (options !== undefined && (typeof options !== "string" || !/^[imsx]{0,4}$/.test(options))) {
     throw new CoercionError("$options may only contain the flags i, m, s and x");
   }

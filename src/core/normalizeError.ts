@@ -92,6 +92,16 @@ export function normalizeError(error: unknown): TerrenoError {
     ) {
       return validationFailed("The query took too long. Narrow the filter or simplify the $regex.");
     }
+    // A $regex that JavaScript compiles but the server's engine refuses (look-around and
+    // back-references on RE2-based FerretDB, `\u`/`\k` escapes or huge repeats on PCRE).
+    if (
+      code === 51091 ||
+      (error.name === "MongoServerError" && /regular expression is invalid/i.test(error.message))
+    ) {
+      return validationFailed(
+        "The database cannot run this $regex. Use plain characters, classes, anchors and small quantifiers (no look-around, back-references or \\u escapes).",
+      );
+    }
     if (isUnavailable(error)) {
       return new TerrenoError(
         "database_unavailable",

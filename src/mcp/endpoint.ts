@@ -8,6 +8,7 @@ import { localhostAllowedOrigins, validateOriginHeader } from "@modelcontextprot
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { AppContext, McpEndpointOptions, TerrenoPlugin } from "../app/types.js";
 import { TerrenoError } from "../core/errors.js";
+import { normalizeError } from "../core/normalizeError.js";
 import { createDualEraHandler } from "./httpHandler.js";
 import { createServerFactory, type McpCaller } from "./mcpServerFactory.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
@@ -28,6 +29,15 @@ function allowedHostnames(origins: readonly string[] | undefined): string[] {
     }
   });
   return [...localhostAllowedOrigins(), ...configured];
+}
+
+/** The SDK's schema parse drops `__proto__` keys of tool arguments without a word. */
+function hasProtoKey(value: unknown, depth = 0): boolean {
+  if (typeof value !== "object" || value === null || depth > 64) return false;
+  if (Array.isArray(value)) return value.some((item) => hasProtoKey(item, depth + 1));
+  return Object.entries(value).some(
+    ([key, child]) => key === "__proto__" || hasProtoKey(child, depth + 1),
+  );
 }
 
 function headerRecord(req: Request): Record<string, string | undefined> {
@@ -88,6 +98,19 @@ export function mcpPlugin(
       };
       next();
     } catch (error) {
+      // The user lookup needs the database: during an outage, tool calls still answer with
+      // the documented isError `database_unavailable` result (the factory reports it).
+      const failure = normalizeError(error);
+      if (failure.code === "database_unavailable") {
+        const caller: McpCaller = { headers: headerRecord(req), failure };
+        (req as Request & { auth?: unknown }).auth = {
+          token: "",
+          clientId: "unresolved",
+          scopes: [],
+          extra: { caller },
+        };
+        return next();
+      }
       const message =
         error instanceof TerrenoError && error.code === "unauthenticated"
           ? error.message
@@ -120,6 +143,10 @@ export function mcpPlugin(
         -32600,
         "Invalid Request: JSON-RPC batches are not supported; send one request per POST.",
       );
+    }
+    // Refused like REST refuses it, rather than silently dropped before the core sees it.
+    if (hasProtoKey(req.body)) {
+      return jsonRpcError(res, 400, -32602, 'Invalid params: the key "__proto__" is not allowed.');
     }
     next();
   };

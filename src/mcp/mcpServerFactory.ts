@@ -20,6 +20,8 @@ import { errorResult, successResult } from "./toolResult.js";
 export interface McpCaller {
   user?: User;
   headers: Readonly<Record<string, string | undefined>>;
+  /** Set when the caller could not be resolved (the database is down): every call fails with it. */
+  failure?: TerrenoError;
 }
 
 export interface ServerInfo {
@@ -28,6 +30,9 @@ export interface ServerInfo {
 }
 
 export type ErrorLog = (message: string, error: unknown) => void;
+
+/** JSON-RPC implementation-defined server error: a temporary condition, not a fault. */
+const SERVER_UNAVAILABLE = -32000;
 
 export function wireTool(tool: ToolDefinition): Tool {
   return {
@@ -69,7 +74,15 @@ export function createServerFactory(
   return (ctx: McpRequestContext): Server => {
     const caller = (ctx.authInfo?.extra?.caller as McpCaller | undefined) ?? { headers: {} };
     const server = new Server(info, { capabilities: { tools: { listChanged: false } } });
-    server.setRequestHandler("tools/list", () => listResult);
+    server.setRequestHandler("tools/list", () => {
+      if (caller.failure) {
+        throw new ProtocolError(
+          SERVER_UNAVAILABLE,
+          `${caller.failure.code}: ${caller.failure.message}`,
+        );
+      }
+      return listResult;
+    });
     server.setRequestHandler("tools/call", (request) => {
       const tool = byName.get(request.params.name);
       if (!tool) {
@@ -77,6 +90,10 @@ export function createServerFactory(
           ProtocolErrorCode.InvalidParams,
           `Unknown tool: ${request.params.name}. Call tools/list for the available tools.`,
         );
+      }
+      if (caller.failure) {
+        log(`terreno-mcp: ${tool.name} failed (${caller.failure.code})`, caller.failure.cause);
+        return errorResult(caller.failure);
       }
       return callTool(tool, caller, request.params.arguments);
     });

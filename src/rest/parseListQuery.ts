@@ -22,6 +22,14 @@ export function parseListQuery(req: Request): ListInput {
   for (const [key, value] of Object.entries(parsed)) {
     if (!RESERVED.has(key)) filter[key] = value;
   }
+  // qs drops `__proto__` keys without a word; hand one to the core, which refuses prototype
+  // keys (a 400) instead of running the query as if the key had not been sent.
+  for (const key of new URLSearchParams(queryString).keys()) {
+    if (/(^|\[)__proto__(\[|\]|$)/.test(key)) {
+      Object.defineProperty(filter, "__proto__", { value: true, enumerable: true });
+      break;
+    }
+  }
   return {
     filter,
     page: parsed.page,
