@@ -18,7 +18,7 @@ import { betterAuthPlugin } from "../auth/betterAuthPlugin.js";
 import { type AuthProvider, createCallerResolver } from "../auth/callerResolver.js";
 import { jwtProvider } from "../auth/jwt.js";
 import { jwtRoutes } from "../auth/jwtRoutes.js";
-import { TerrenoError } from "../core/errors.js";
+import { TerrenoError, toErrorBody } from "../core/errors.js";
 import type { Resource } from "../core/resource.js";
 import type { User } from "../core/types.js";
 import { mcpPlugin } from "../mcp/endpoint.js";
@@ -193,6 +193,18 @@ export class TerrenoApp {
     // Express 5 hands listen errors (EADDRINUSE) to this callback rather than emitting them.
     const server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(s)));
+    });
+    // Node answers header overflows and malformed requests itself, as bare text; keep the JSON shape.
+    server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const failure =
+        error.code === "HPE_HEADER_OVERFLOW"
+          ? new TerrenoError("headers_too_large", "The request headers or URL are too large.")
+          : new TerrenoError("validation_failed", "The request could not be read.");
+      const body = JSON.stringify(toErrorBody(failure));
+      socket.end(
+        `HTTP/1.1 ${failure.status} ${failure.title}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     });
     const address = server.address();
     const actualPort = typeof address === "object" && address ? address.port : port;

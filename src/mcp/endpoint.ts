@@ -167,7 +167,8 @@ export function mcpPlugin(
       router.post(
         "/",
         checkOrigin,
-        express.json({ limit: ctx.options.jsonLimit ?? "100kb" }),
+        // Not strict: a `null` or scalar body is valid JSON, so the SDK answers it with -32600.
+        express.json({ limit: ctx.options.jsonLimit ?? "100kb", strict: false }),
         parseErrors,
         resolveCaller,
         checkEnvelope,

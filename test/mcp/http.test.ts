@@ -110,6 +110,9 @@ describe("MCP over raw HTTP", () => {
     const envelope = await rpc(app, { hello: "world" }, alice.token);
     assert.equal(envelope.status, 400);
     assert.equal(envelope.body.error.code, -32600);
+    const scalar = await rpc(app, "null", alice.token);
+    assert.equal(scalar.status, 400);
+    assert.equal(scalar.body.error.code, -32600, "valid JSON that is not a request is -32600");
     const malformed = await rpc(app, '{"jsonrpc": "2.0", ', alice.token);
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.error.code, -32700);

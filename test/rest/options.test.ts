@@ -94,6 +94,9 @@ describe("REST options", () => {
     const running = await app.start({ port: 0, handleSignals: false });
     const res = await fetch(`${running.url}/foods`);
     assert.equal(res.status, 200);
+    const huge = await fetch(`${running.url}/foods?name=${"x".repeat(20_000)}`);
+    assert.equal(huge.status, 431);
+    assert.equal(((await huge.json()) as { code: string }).code, "headers_too_large");
     await running.close();
     await assert.rejects(fetch(`${running.url}/foods`));
   });
