@@ -1,0 +1,958 @@
+/**
+ * `npm run bench`: what MCP costs over REST and in process, side by side with the upstream
+ * @terreno/api, in one run on one machine and one database. Every comparison interleaves its
+ * arms (rotating order each round) after a warm-up. Writes bench/RESULTS.md.
+ *
+ * BENCH_QUICK=1 shrinks the counts about 10x (and the timed rounds) for a smoke run.
+ * MONGODB_URI, when set, is used instead of a private FerretDB (a fresh database on it, dropped
+ * at the end). BENCH_BASELINE=<dir> adds before/after comparisons against <dir>/src.
+ */
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import jwt from "jsonwebtoken";
+import { MongoClient, ObjectId } from "mongodb";
+import { createTestDatabase, type TestDatabase } from "../src/testing/ferretdb.js";
+import {
+  type Arm,
+  type Comparison,
+  compare,
+  type RatioSummary,
+  type RunSettings,
+} from "./lib/compare.js";
+import { findPid } from "./lib/cpu.js";
+import { type HttpRequestSpec, runLoad } from "./lib/load.js";
+import { describeMachine, loadAverage } from "./lib/machine.js";
+import { type McpEra, mcpRequest, send, toolCall, toolPayload } from "./lib/mcp.js";
+import { type Child, forkChild } from "./lib/processes.js";
+import { type ProfileSummary, summarizeProfile } from "./lib/profile.js";
+import { comparisonTable, profileTables } from "./lib/report.js";
+import { max, median, mib, min, ms, percentile, ratio } from "./lib/stats.js";
+import type { InprocResult } from "./servers/inproc.js";
+
+const QUICK = process.env.BENCH_QUICK === "1";
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BENCH = path.join(ROOT, "bench");
+const PEER = path.join(BENCH, "peer");
+const PROFILES = path.join(ROOT, ".cache", "bench-profiles");
+const RESULTS = path.join(BENCH, "RESULTS.md");
+
+/** Durations in seconds, counts in requests. The database sets the pace, so rounds are timed. */
+const COUNTS = {
+  rounds: QUICK ? 3 : 5,
+  seconds: QUICK ? 2 : 5,
+  warmupSeconds: QUICK ? 1 : 4,
+  toolsListSeconds: QUICK ? 1 : 3,
+  inprocSeconds: QUICK ? 0.5 : 4,
+  memoryWarmup: QUICK ? 500 : 5000,
+  memoryCalls: QUICK ? 5000 : 50_000,
+  profileCalls: QUICK ? 200 : 1500,
+  seedTodos: 200,
+  modelCounts: [1, 20, 200],
+};
+
+const JWT_SECRET = randomBytes(32).toString("hex");
+const PEER_ENV = {
+  TOKEN_SECRET: randomBytes(32).toString("hex"),
+  TOKEN_ISSUER: "terreno-bench",
+  REFRESH_TOKEN_SECRET: randomBytes(32).toString("hex"),
+  SESSION_SECRET: randomBytes(32).toString("hex"),
+  DISABLE_LOG_ALL_REQUESTS: "true",
+  TERRENO_LOG_FILE: "0",
+};
+
+const log = (line = "") => process.stdout.write(`${line}\n`);
+const children: Child[] = [];
+
+function baseEnv(uri: string): NodeJS.ProcessEnv {
+  // Children get a clean MONGODB_URI (with the bench database) and production mode, nothing else
+  // from the harness's own settings.
+  return { ...process.env, NODE_ENV: "production", MONGODB_URI: uri };
+}
+
+/** `root` holds the src/ and bench/ to run: the repo, or a baseline tree (see below). */
+async function startOurs(uri: string, name = "ours", root = ROOT): Promise<Child> {
+  const child = await forkChild({
+    name,
+    script: path.join(root, "bench", "servers", "ours.ts"),
+    cwd: root,
+    env: {
+      ...baseEnv(uri),
+      BENCH_JWT_SECRET: JWT_SECRET,
+      BENCH_MODEL_COUNTS: ["ours", "baseline"].includes(name) ? COUNTS.modelCounts.join(",") : "",
+    },
+  });
+  children.push(child);
+  return child;
+}
+
+/**
+ * BENCH_BASELINE=<dir>: a directory whose src/ is an earlier state of the framework (say, a
+ * copy of src/ from before a performance fix). The harness builds a temporary tree with that
+ * src/, this bench/ and the repo's node_modules, runs a second server from it, and measures
+ * "before" against "after" interleaved in this same run, on the same database.
+ */
+function prepareBaselineTree(baselineDir: string): string {
+  const src = path.resolve(baselineDir, "src");
+  if (!existsSync(path.join(src, "index.ts"))) {
+    throw new Error(`BENCH_BASELINE=${baselineDir}: expected ${src}/index.ts`);
+  }
+  const tree = mkdtempSync(path.join(os.tmpdir(), "terreno-bench-baseline-"));
+  cpSync(src, path.join(tree, "src"), { recursive: true });
+  cpSync(BENCH, path.join(tree, "bench"), {
+    recursive: true,
+    filter: (from) => !from.startsWith(PEER),
+  });
+  cpSync(path.join(ROOT, "package.json"), path.join(tree, "package.json"));
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(tree, "node_modules"), "dir");
+  return tree;
+}
+
+/** Installs bench/peer's dependencies when missing; returns why the peer cannot run, if so. */
+function ensurePeerInstalled(): string | undefined {
+  if (existsSync(path.join(PEER, "node_modules", "@terreno", "api", "package.json"))) return;
+  log("installing bench/peer dependencies (@terreno/api) ...");
+  const result = spawnSync("npm", ["install", "--prefix", PEER, "--no-audit", "--no-fund"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) {
+    return `npm install --prefix bench/peer failed (exit ${result.status ?? result.signal})`;
+  }
+  return undefined;
+}
+
+async function startPeer(uri: string): Promise<Child> {
+  const child = await forkChild({
+    name: "peer",
+    script: path.join(PEER, "server.mjs"),
+    cwd: PEER,
+    tsx: false,
+    env: { ...baseEnv(uri), ...PEER_ENV },
+  });
+  children.push(child);
+  return child;
+}
+
+async function deleteTodosOf(uri: string, userId: string): Promise<number> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    const result = await client
+      .db()
+      .collection("todos")
+      .deleteMany({ ownerId: new ObjectId(userId) });
+    return result.deletedCount;
+  } finally {
+    await client.close();
+  }
+}
+
+async function postJson(url: string, body: unknown, token?: string): Promise<unknown> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+interface Caller {
+  token: string;
+  userId: string;
+}
+
+async function signUp(base: string, name: string): Promise<Caller> {
+  const email = `${name.toLowerCase().replace(/\W+/g, ".")}.${randomBytes(3).toString("hex")}@bench.example`;
+  const json = (await postJson(`${base}/auth/signup`, {
+    email,
+    password: "correct horse battery staple",
+    name,
+  })) as { data: Caller };
+  return json.data;
+}
+
+async function seedTodos(base: string, caller: Caller, count: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < count) {
+        next += 1;
+        const i = next;
+        await postJson(
+          `${base}/todos`,
+          {
+            title: `Seeded todo ${String(i).padStart(3, "0")}`,
+            completed: i % 3 === 0,
+            tags: i % 2 === 0 ? ["home", "errand"] : ["work"],
+            dueDate: new Date(Date.UTC(2026, 0, 1 + (i % 300))).toISOString(),
+          },
+          caller.token,
+        );
+      }
+    }),
+  );
+}
+
+function restList(base: string, token: string, limit = 20): HttpRequestSpec {
+  return {
+    url: `${base}/todos?limit=${limit}`,
+    method: "GET",
+    headers: { authorization: `Bearer ${token}` },
+  };
+}
+
+/** A list answer: `limit` todos, the owner populated with its name. */
+function checkList(payload: unknown, limit: number, where: string): void {
+  const data = (payload as { data?: unknown[] })?.data;
+  if (!Array.isArray(data) || data.length !== limit) {
+    throw new Error(
+      `${where}: expected ${limit} todos, got ${JSON.stringify(payload).slice(0, 300)}`,
+    );
+  }
+  const owner = (data[0] as { ownerId?: { name?: unknown } }).ownerId;
+  if (typeof owner?.name !== "string") {
+    throw new Error(`${where}: owner not populated: ${JSON.stringify(data[0]).slice(0, 300)}`);
+  }
+}
+
+function restListArm(name: string, spec: HttpRequestSpec, serverPid?: number, limit = 20): Arm {
+  return {
+    name,
+    spec,
+    serverPid,
+    verify: async () => {
+      const response = await send(spec);
+      if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status}`);
+      checkList(response.json, limit, name);
+    },
+  };
+}
+
+function mcpListArm(name: string, spec: HttpRequestSpec, serverPid?: number, limit = 20): Arm {
+  return {
+    name,
+    spec,
+    serverPid,
+    verify: async () => {
+      const response = await send(spec);
+      if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status}`);
+      checkList(toolPayload(response.json), limit, name);
+    },
+  };
+}
+
+/**
+ * The memory scenario's mixed MCP load, sent in turn by every connection: one todos_list
+ * (limit 5, owner populated), four todos_read (owner populated) and three tools/list. Mostly
+ * cheap database work, so 50,000 calls finish in minutes on FerretDB.
+ */
+function memoryMix(mcpUrl: string, token: string, todoId: string, era: McpEra): HttpRequestSpec[] {
+  const read = toolCall(mcpUrl, token, era, "todos_read", { id: todoId });
+  const tools = mcpRequest(mcpUrl, token, era, "tools/list");
+  return [
+    toolCall(mcpUrl, token, era, "todos_list", { limit: 5 }),
+    read,
+    tools,
+    read,
+    tools,
+    read,
+    tools,
+    read,
+  ];
+}
+
+let dbPid: number | undefined;
+
+function settings(connections: number, seconds = COUNTS.seconds): RunSettings {
+  return {
+    connections,
+    seconds,
+    rounds: COUNTS.rounds,
+    warmupSeconds: COUNTS.warmupSeconds,
+    dbPid,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface InprocSummary {
+  rows: Array<{
+    arm: string;
+    c1p50: number;
+    c1p95: number;
+    c16p50: number;
+    c16throughput: number;
+    cpuPerCall: number;
+  }>;
+  ratios: Array<{ arm: string; p50: number[]; p95: number[]; throughput: number[]; cpu: number[] }>;
+}
+
+function summarizeInproc(result: InprocResult): InprocSummary {
+  const arms = ["direct", "execute", "perCall"] as const;
+  const rows = arms.map((arm) => {
+    const c1 = result[arm].c1.flatMap((r) => r.latencies);
+    const c16 = result[arm].c16.flatMap((r) => r.latencies);
+    return {
+      arm,
+      c1p50: percentile(c1, 50),
+      c1p95: percentile(c1, 95),
+      c16p50: percentile(c16, 50),
+      c16throughput: median(result[arm].c16.map((r) => r.throughput)),
+      cpuPerCall: median(result[arm].c16.map((r) => r.cpuPerCall)),
+    };
+  });
+  const ratios = (["execute", "perCall"] as const).map((arm) => ({
+    arm,
+    p50: result[arm].c1.map(
+      (r, i) => percentile(r.latencies, 50) / percentile(result.direct.c1[i].latencies, 50),
+    ),
+    p95: result[arm].c1.map(
+      (r, i) => percentile(r.latencies, 95) / percentile(result.direct.c1[i].latencies, 95),
+    ),
+    throughput: result[arm].c16.map((r, i) => r.throughput / result.direct.c16[i].throughput),
+    cpu: result[arm].c16.map((r, i) => r.cpuPerCall / result.direct.c16[i].cpuPerCall),
+  }));
+  return { rows, ratios };
+}
+
+function rangeText(values: number[]): string {
+  return `${ratio(median(values))} [${ratio(min(values))}–${ratio(max(values))}]`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface MemoryReport {
+  name: string;
+  calls: number;
+  rssAfterWarmup: number;
+  rssAfter: number;
+  heapAfterWarmup: number;
+  heapAfter: number;
+  throughput: number;
+  failures: number;
+}
+
+/** RSS is read from /proc as the load leaves it; heap is measured after a forced full GC. */
+async function memoryRun(
+  name: string,
+  child: Child,
+  specs: HttpRequestSpec[],
+  calls: number,
+): Promise<MemoryReport> {
+  await runLoad(specs, 16, { amount: COUNTS.memoryWarmup });
+  const rssAfterWarmup = child.rss();
+  const warm = await child.memory();
+  const result = await runLoad(specs, 16, { amount: calls });
+  const rssAfter = child.rss();
+  const after = await child.memory();
+  return {
+    name,
+    calls,
+    rssAfterWarmup,
+    rssAfter,
+    heapAfterWarmup: warm.heapUsed,
+    heapAfter: after.heapUsed,
+    throughput: result.throughput,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function profileRun(
+  uri: string,
+  label: string,
+  makeSpec: (child: Child) => HttpRequestSpec,
+): Promise<ProfileSummary> {
+  const child = await startOurs(uri, `profile-${label}`);
+  try {
+    const spec = makeSpec(child);
+    await runLoad(spec, 16, { seconds: COUNTS.warmupSeconds });
+    mkdirSync(PROFILES, { recursive: true });
+    const file = path.join(PROFILES, `${label}.cpuprofile`);
+    await child.startProfile(100);
+    const result = await runLoad(spec, 16, { amount: COUNTS.profileCalls });
+    await child.stopProfile(file);
+    if (result.non2xx + result.errors + result.timeouts > 0) {
+      throw new Error(`profile ${label}: failed requests`);
+    }
+    return summarizeProfile(file, 12);
+  } finally {
+    await child.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const machine = describeMachine();
+  const loadAtStart = loadAverage();
+  const startedAt = Date.now();
+  const command = [
+    QUICK ? "BENCH_QUICK=1" : "",
+    process.env.MONGODB_URI ? "MONGODB_URI=…" : "",
+    process.env.BENCH_BASELINE ? `BENCH_BASELINE=${process.env.BENCH_BASELINE}` : "",
+    "npm run bench",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  log(`terreno-mcp bench (${QUICK ? "quick" : "full"}) — ${machine.date}`);
+  log(
+    `${machine.cpuModel}, ${machine.nproc} cores, ${machine.memory}, Node ${machine.node}; load average ${loadAtStart}`,
+  );
+
+  const peerInstallProblem = ensurePeerInstalled();
+
+  const database: TestDatabase = await createTestDatabase("bench");
+  const dbDescription = process.env.MONGODB_URI
+    ? "MONGODB_URI (a fresh database, dropped afterwards)"
+    : "a private FerretDB v1.24.2 (SQLite backend, temporary directory) started by the harness";
+  const comparisons: Comparison[] = [];
+  let baselineTree: string | undefined;
+  const sections: string[] = [];
+  const summary: string[] = [];
+  try {
+    if (database.server) dbPid = findPid(`--listen-addr=127.0.0.1:${database.server.port}`);
+    const ours = await startOurs(database.uri);
+    const oursPid = ours.process.pid;
+    const base = `http://127.0.0.1:${ours.ports.main}`;
+    const mcpUrl = `${base}/mcp`;
+    log(`ours: ${JSON.stringify(ours.ports)}`);
+
+    const reader = await signUp(base, "Ada Bench");
+    const writer = await signUp(base, "Grace Writer");
+    await seedTodos(base, reader, COUNTS.seedTodos);
+    const firstPage = toolPayload(
+      (await send(toolCall(mcpUrl, reader.token, "modern", "todos_list", { limit: 1 }))).json,
+    ) as { data: Array<{ id: string }> };
+    const readId = firstPage.data[0].id;
+    log(`seeded ${COUNTS.seedTodos} todos for ${reader.userId}`);
+
+    let peer: Child | undefined;
+    let peerProblem = peerInstallProblem;
+    if (!peerProblem) {
+      try {
+        peer = await startPeer(database.uri);
+        log(`peer: ${JSON.stringify(peer.ports)}`);
+      } catch (error) {
+        peerProblem = `the @terreno/api server did not start: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+
+    // 1. todos_list over MCP against GET /todos over REST ------------------------------------
+    for (const connections of [1, 16]) {
+      log(`\n[1] todos_list: MCP vs REST, concurrency ${connections}`);
+      const comparison = await compare(
+        `list-c${connections}`,
+        "todos_list (limit 20, owner populated): MCP tools/call vs REST GET /todos?limit=20",
+        [
+          restListArm("REST GET /todos?limit=20", restList(base, reader.token), oursPid),
+          mcpListArm(
+            "MCP tools/call todos_list (2026-07-28)",
+            toolCall(mcpUrl, reader.token, "modern", "todos_list", { limit: 20 }),
+            oursPid,
+          ),
+          mcpListArm(
+            "MCP tools/call todos_list (2025 stateless)",
+            toolCall(mcpUrl, reader.token, "legacy", "todos_list", { limit: 20 }),
+            oursPid,
+          ),
+        ],
+        settings(connections),
+        log,
+      );
+      comparisons.push(comparison);
+    }
+
+    // 2. tools/list latency by number of registered models -----------------------------------
+    log("\n[2] tools/list latency by number of registered models (concurrency 1)");
+    const toolsListArms: Arm[] = [];
+    const toolsListSizes: string[] = [];
+    for (const count of COUNTS.modelCounts) {
+      const spec = mcpRequest(
+        `http://127.0.0.1:${ours.ports[`models${count}`]}/mcp`,
+        reader.token,
+        "modern",
+        "tools/list",
+      );
+      const response = await send(spec);
+      const tools = (response.json as { result?: { tools?: unknown[] } }).result?.tools ?? [];
+      if (tools.length !== count * 2) {
+        throw new Error(`tools/list for ${count} models: ${tools.length} tools`);
+      }
+      toolsListSizes.push(
+        `${count} model(s): ${tools.length} tools, ${(response.bytes / 1024).toFixed(1)} KiB`,
+      );
+      toolsListArms.push({
+        name: `${count} model(s), ${tools.length} tools`,
+        spec,
+        serverPid: oursPid,
+      });
+    }
+    comparisons.push(
+      await compare(
+        "tools-list",
+        "MCP tools/list by number of registered models (each model: default list+read tools)",
+        toolsListArms,
+        settings(1, COUNTS.toolsListSeconds),
+        log,
+      ),
+    );
+
+    // Before/after: the same calls against a baseline src/ (BENCH_BASELINE) -------------------
+    const baselineDir = process.env.BENCH_BASELINE;
+    if (baselineDir) {
+      baselineTree = prepareBaselineTree(baselineDir);
+      const before = await startOurs(database.uri, "baseline", baselineTree);
+      const beforeBase = `http://127.0.0.1:${before.ports.main}`;
+      const beforePid = before.process.pid;
+      for (const connections of [1, 16]) {
+        log(`\n[before/after] todos_list, concurrency ${connections}`);
+        comparisons.push(
+          await compare(
+            `fix-list-c${connections}`,
+            `Before/after the src changes (baseline: BENCH_BASELINE): todos_list over MCP (2026-07-28) and REST`,
+            [
+              mcpListArm(
+                "before: MCP todos_list",
+                toolCall(`${beforeBase}/mcp`, reader.token, "modern", "todos_list", { limit: 20 }),
+                beforePid,
+              ),
+              mcpListArm(
+                "after: MCP todos_list",
+                toolCall(mcpUrl, reader.token, "modern", "todos_list", { limit: 20 }),
+                oursPid,
+              ),
+              restListArm("before: REST GET /todos", restList(beforeBase, reader.token), beforePid),
+              {
+                ...restListArm("after: REST GET /todos", restList(base, reader.token), oursPid),
+                baseline: "before: REST GET /todos",
+              },
+            ],
+            settings(connections),
+            log,
+          ),
+        );
+      }
+      log("\n[before/after] tools/list, 1 model, concurrency 1");
+      const toolsListOf = (port: number) =>
+        mcpRequest(`http://127.0.0.1:${port}/mcp`, reader.token, "modern", "tools/list");
+      comparisons.push(
+        await compare(
+          "fix-tools-list",
+          "Before/after the src changes: MCP tools/list, 1 model (no database work but the caller lookup)",
+          [
+            {
+              name: "before: tools/list",
+              spec: toolsListOf(before.ports.models1),
+              serverPid: beforePid,
+            },
+            {
+              name: "after: tools/list",
+              spec: toolsListOf(ours.ports.models1),
+              serverPid: oursPid,
+            },
+          ],
+          settings(1, COUNTS.toolsListSeconds),
+          log,
+        ),
+      );
+      await before.stop();
+    }
+
+    // 5. The upstream @terreno/api: same model, same data, same calls -----------------------
+    let peerEra: McpEra | undefined;
+    const peerToken = jwt.sign({ id: reader.userId }, PEER_ENV.TOKEN_SECRET, {
+      issuer: PEER_ENV.TOKEN_ISSUER,
+      expiresIn: "6h",
+    });
+    if (peer) {
+      const peerBase = `http://127.0.0.1:${peer.ports.main}`;
+      const peerPid = peer.process.pid;
+      const eraProblems: string[] = [];
+      for (const era of ["modern", "legacy"] as const) {
+        try {
+          const response = await send(
+            toolCall(`${peerBase}/mcp`, peerToken, era, "todos_list", { limit: 20 }),
+          );
+          checkList(toolPayload(response.json), 20, `@terreno/api ${era}`);
+          peerEra = era;
+          break;
+        } catch (error) {
+          eraProblems.push(`${era}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      if (!peerEra) {
+        peerProblem = `its MCP todos_list did not answer correctly (${eraProblems.join("; ")})`;
+      } else {
+        const eraLabel = peerEra === "modern" ? "2026-07-28" : "2025 stateless";
+        for (const connections of [1, 16]) {
+          log(`\n[5] @terreno/api vs terreno-mcp: MCP todos_list, concurrency ${connections}`);
+          comparisons.push(
+            await compare(
+              `peer-c${connections}`,
+              `Peer: MCP tools/call todos_list (${eraLabel}, limit 20, owner populated), @terreno/api 57.4.0 vs terreno-mcp; REST GET /todos?limit=20 of both for context`,
+              [
+                mcpListArm(
+                  "@terreno/api MCP todos_list",
+                  toolCall(`${peerBase}/mcp`, peerToken, peerEra, "todos_list", { limit: 20 }),
+                  peerPid,
+                ),
+                mcpListArm(
+                  "terreno-mcp MCP todos_list",
+                  toolCall(mcpUrl, reader.token, peerEra, "todos_list", { limit: 20 }),
+                  oursPid,
+                ),
+                restListArm("@terreno/api REST GET /todos", restList(peerBase, peerToken), peerPid),
+                restListArm("terreno-mcp REST GET /todos", restList(base, reader.token), oursPid),
+              ],
+              settings(connections),
+              log,
+            ),
+          );
+        }
+      }
+    }
+
+    // 4. Write path: todos_create over MCP against POST /todos --------------------------------
+    for (const connections of [1, 16]) {
+      log(`\n[4] todos_create: MCP vs REST, concurrency ${connections}`);
+      const body = { title: "Benchmark write", tags: ["bench"] };
+      const restSpec: HttpRequestSpec = {
+        url: `${base}/todos`,
+        method: "POST",
+        headers: { authorization: `Bearer ${writer.token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      };
+      const mcpSpec = toolCall(mcpUrl, writer.token, "modern", "todos_create", body);
+      comparisons.push(
+        await compare(
+          `create-c${connections}`,
+          "todos_create: MCP tools/call vs REST POST /todos",
+          [
+            {
+              name: "REST POST /todos",
+              spec: restSpec,
+              serverPid: oursPid,
+              verify: async () => {
+                const response = await send(restSpec);
+                if (response.status !== 201) throw new Error(`REST create: ${response.status}`);
+              },
+            },
+            {
+              name: "MCP tools/call todos_create (2026-07-28)",
+              spec: mcpSpec,
+              serverPid: oursPid,
+              verify: async () => {
+                const payload = toolPayload((await send(mcpSpec)).json) as {
+                  data?: { title?: string };
+                };
+                if (payload.data?.title !== body.title) throw new Error("MCP create failed");
+              },
+            },
+          ],
+          settings(connections),
+          log,
+        ),
+      );
+    }
+
+    // The writes must not slow later lists down: FerretDB scans the collection for each find.
+    const deleted = await deleteTodosOf(database.uri, writer.userId);
+    log(`  removed the ${deleted} todos written by the write scenario`);
+
+    // 3. In process: getMCPTools() execute against the core list() --------------------------
+    log("\n[3] in process: getMCPTools().todos_list.execute vs core list()");
+    const inproc = await forkChild({
+      name: "inproc",
+      script: path.join(BENCH, "servers", "inproc.ts"),
+      cwd: ROOT,
+      env: {
+        ...baseEnv(database.uri),
+        BENCH_USER_ID: reader.userId,
+        BENCH_SECONDS: String(COUNTS.inprocSeconds),
+        BENCH_ROUNDS: String(COUNTS.rounds),
+      },
+    });
+    children.push(inproc);
+    const inprocSummary = summarizeInproc((await inproc.result()) as InprocResult);
+    for (const row of inprocSummary.rows) {
+      log(
+        `  ${row.arm.padEnd(8)} c1 p50 ${row.c1p50.toFixed(2)} ms  p95 ${row.c1p95.toFixed(2)} ms  c16 ${row.c16throughput.toFixed(0)} calls/s`,
+      );
+    }
+    for (const r of inprocSummary.ratios) {
+      log(
+        `  ${r.arm} vs direct: p50 ${rangeText(r.p50)}  throughput ${rangeText(r.throughput)}  CPU/call ${rangeText(r.cpu)}`,
+      );
+    }
+
+    await ours.stop();
+    if (peer) await peer.stop();
+
+    // 6. Memory: RSS after many MCP calls against RSS after warm-up ---------------------------
+    log(`\n[6] memory: ${COUNTS.memoryCalls} MCP calls (fresh server processes)`);
+    const memOurs = await startOurs(database.uri, "memory");
+    const memMcp = `http://127.0.0.1:${memOurs.ports.main}/mcp`;
+    const memory = await memoryRun(
+      "terreno-mcp",
+      memOurs,
+      memoryMix(memMcp, reader.token, readId, "modern"),
+      COUNTS.memoryCalls,
+    );
+    await memOurs.stop();
+    const memories = [memory];
+    if (peer && peerEra) {
+      const memPeer = await startPeer(database.uri);
+      const peerMcp = `http://127.0.0.1:${memPeer.ports.main}/mcp`;
+      memories.push(
+        await memoryRun(
+          "@terreno/api 57.4.0",
+          memPeer,
+          memoryMix(peerMcp, peerToken, readId, peerEra),
+          COUNTS.memoryCalls,
+        ),
+      );
+      await memPeer.stop();
+    }
+    for (const m of memories) {
+      log(
+        `  ${m.name}: RSS ${mib(m.rssAfterWarmup)} → ${mib(m.rssAfter)}; heap after GC ${mib(m.heapAfterWarmup)} → ${mib(m.heapAfter)}; ${m.throughput.toFixed(0)} req/s, ${m.failures} failed`,
+      );
+    }
+
+    // Profiles: where the server's CPU goes per call ------------------------------------------
+    log(`\n[profile] ${COUNTS.profileCalls} calls each, MCP todos_list and REST GET /todos`);
+    const mcpProfile = await profileRun(database.uri, "mcp-todos-list", (child) =>
+      toolCall(`http://127.0.0.1:${child.ports.main}/mcp`, reader.token, "modern", "todos_list", {
+        limit: 20,
+      }),
+    );
+    const restProfile = await profileRun(database.uri, "rest-todos-list", (child) =>
+      restList(`http://127.0.0.1:${child.ports.main}`, reader.token),
+    );
+    for (const row of mcpProfile.byGroup.slice(0, 8)) {
+      log(`  MCP  ${(row.share * 100).toFixed(1).padStart(5)}%  ${row.name}`);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    const byId = new Map(comparisons.map((c) => [c.id, c]));
+    const ratioOf = (id: string, arm: string) => byId.get(id)?.ratios.find((r) => r.arm === arm);
+    const modernArm = "MCP tools/call todos_list (2026-07-28)";
+    const cpuPerCall = (id: string, arm: string) =>
+      byId.get(id)?.arms.find((a) => a.name === arm)?.serverCpu ?? Number.NaN;
+    const legacyArm = "MCP tools/call todos_list (2025 stateless)";
+    /** One summary row: p50, p95, throughput and server CPU/request ratios (median of rounds). */
+    const ratioRow = (label: string, r: RatioSummary | undefined) => {
+      if (r) {
+        summary.push(
+          `| ${label} | ${ratio(r.p50.median)} | ${ratio(r.p95.median)} | ${ratio(r.throughput.median)} | ${ratio(r.serverCpu.median)} |`,
+        );
+      }
+    };
+    for (const c of [1, 16]) {
+      ratioRow(
+        `todos_list, MCP (2026-07-28) ÷ REST, concurrency ${c}`,
+        ratioOf(`list-c${c}`, modernArm),
+      );
+      ratioRow(
+        `todos_list, MCP (2025 stateless) ÷ REST, concurrency ${c}`,
+        ratioOf(`list-c${c}`, legacyArm),
+      );
+    }
+    const toolsList = byId.get("tools-list");
+    for (const r of toolsList?.ratios ?? []) {
+      ratioRow(`tools/list, ${r.arm} ÷ ${r.baseline}`, r);
+    }
+    const execRatio = inprocSummary.ratios.find((r) => r.arm === "execute");
+    if (execRatio) {
+      summary.push(
+        `| getMCPTools() execute ÷ core list(), in process (CPU: the Node process's own, 16 in flight) | ${ratio(median(execRatio.p50))} | ${ratio(median(execRatio.p95))} | ${ratio(median(execRatio.throughput))} | ${ratio(median(execRatio.cpu))} |`,
+      );
+    }
+    for (const c of [1, 16]) {
+      ratioRow(
+        `todos_create, MCP ÷ REST, concurrency ${c}`,
+        ratioOf(`create-c${c}`, "MCP tools/call todos_create (2026-07-28)"),
+      );
+    }
+    for (const c of [1, 16]) {
+      ratioRow(
+        `MCP todos_list, terreno-mcp ÷ @terreno/api, concurrency ${c}`,
+        ratioOf(`peer-c${c}`, "terreno-mcp MCP todos_list"),
+      );
+    }
+    if (peerProblem) {
+      summary.push(`| terreno-mcp vs @terreno/api | not measurable here: ${peerProblem} | | | |`);
+    }
+    for (const c of [1, 16]) {
+      for (const r of byId.get(`fix-list-c${c}`)?.ratios ?? []) {
+        if (r.arm.startsWith("after:")) {
+          ratioRow(
+            `${r.arm.replace("after: ", "")}, after ÷ before the src changes, concurrency ${c}`,
+            r,
+          );
+        }
+      }
+    }
+    ratioRow(
+      "tools/list (1 model), after ÷ before the src changes",
+      byId.get("fix-tools-list")?.ratios[0],
+    );
+    const memoryRows = memories.map(
+      (m) =>
+        `| ${m.name} | ${m.calls} | ${ratio(m.rssAfter / m.rssAfterWarmup)} (${mib(m.rssAfterWarmup)} → ${mib(m.rssAfter)}) | ${mib(m.heapAfterWarmup)} → ${mib(m.heapAfter)} | ${m.failures} |`,
+    );
+
+    for (const comparison of comparisons) sections.push(comparisonTable(comparison));
+
+    const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
+    const inprocTable = [
+      `**getMCPTools() in process** — ${COUNTS.rounds} interleaved rounds of ${COUNTS.inprocSeconds} s per arm, sequential calls (c1) then 16 in flight (c16), after warm-up`,
+      "",
+      "| arm | c1 p50 ms | c1 p95 ms | c16 p50 ms | c16 calls/s | c16 Node CPU ms/call |",
+      "| --- | ---: | ---: | ---: | ---: | ---: |",
+      ...inprocSummary.rows.map(
+        (r) =>
+          `| ${r.arm} | ${ms(r.c1p50)} | ${ms(r.c1p95)} | ${ms(r.c16p50)} | ${r.c16throughput.toFixed(0)} | ${ms(r.cpuPerCall)} |`,
+      ),
+      "",
+      "| ratio (per-round median [min–max]) | c1 p50 | c1 p95 | c16 throughput | c16 Node CPU/call |",
+      "| --- | ---: | ---: | ---: | ---: |",
+      ...inprocSummary.ratios.map(
+        (r) =>
+          `| ${r.arm} ÷ direct | ${rangeText(r.p50)} | ${rangeText(r.p95)} | ${rangeText(r.throughput)} | ${rangeText(r.cpu)} |`,
+      ),
+      "",
+      '- direct: `list(resource, {user, transport: "ai"}, {limit: 20})` from src/core.',
+      "- execute: `getMCPTools({app, user}).todos_list.execute({limit: 20}, {toolCallId, messages})`, tools built once.",
+      "- perCall: `getMCPTools({app, user})` rebuilt for every call, then execute.",
+    ].join("\n");
+
+    const fixesFile = path.join(BENCH, "FIXES.md");
+    const fixes = existsSync(fixesFile) ? readFileSync(fixesFile, "utf8").trim() : "";
+
+    const markdown = [
+      "# Benchmark results",
+      "",
+      "Regenerated by `npm run bench` (bench/run.ts); do not edit by hand.",
+      "",
+      "## Run",
+      "",
+      `- Command: \`${command}\`${QUICK ? " (smoke run: counts shrunk ~10x; not for conclusions)" : ""}`,
+      `- Date: ${machine.date}; took ${minutes} min`,
+      `- Machine: ${machine.cpuModel}, nproc ${machine.nproc}, ${machine.memory} RAM, ${machine.platform}`,
+      `- Node ${machine.node}; load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAverage()}. While it runs, the benchmark's own server, database and load generator keep both cores busy (a load of about 2 to 3), so the load during and at the end of the run is mostly its own; each comparison below records the 1-minute load when it started.`,
+      `- Database: ${dbDescription}; every scenario ran against it, with ${COUNTS.seedTodos} todos seeded for the reading user`,
+      "- Servers: terreno-mcp and @terreno/api each in their own Node process (NODE_ENV=production, no request logging); the load generator (autocannon 9, keep-alive, one request in flight per connection) in the harness process. All share the machine's cores with FerretDB.",
+      "- Method: each comparison verifies every arm's answer (before and after), warms each arm up, then runs interleaved rounds (arm order rotates and reverses every round; each round is a fixed number of requests, the arm's warm-up rate times the round length, so every request of a round completes within it). p50/p95 pool all rounds' latencies; throughput is the median of the rounds; server and database CPU per request are read from /proc (user + system time of the server process and of FerretDB over the round, divided by its requests). Ratios are per round (each arm against its baseline arm measured in the same round), reported as median [min–max].",
+      "",
+      "## Summary",
+      "",
+      "Ratios are medians of per-round ratios; latency and CPU ratios above 1 and throughput ratios below 1 mean the first-named side is costlier.",
+      "",
+      "| ratio | p50 | p95 | throughput | server CPU/req |",
+      "| --- | ---: | ---: | ---: | ---: |",
+      ...summary,
+      "",
+      "| memory | MCP calls | RSS after ÷ after warm-up | heap after GC, warm-up → after | failed |",
+      "| --- | ---: | ---: | ---: | ---: |",
+      ...memoryRows,
+      "",
+      "## 1. todos_list: MCP vs REST",
+      "",
+      sections.filter((_, i) => comparisons[i].id.startsWith("list-")).join("\n\n"),
+      "",
+      ...(baselineDir
+        ? [
+            "## Before/after the src performance changes",
+            "",
+            'A second server process ran the baseline src/ (BENCH_BASELINE: the framework as it was before the changes listed under "Performance changes" below) with this bench/ code, against the same database, interleaved with the current src/ in this run.',
+            "",
+            sections.filter((_, i) => comparisons[i].id.startsWith("fix-")).join("\n\n"),
+            "",
+          ]
+        : []),
+      "## 2. tools/list by number of registered models",
+      "",
+      toolsListSizes.map((s) => `- ${s}`).join("\n"),
+      "",
+      sections.filter((_, i) => comparisons[i].id === "tools-list").join("\n\n"),
+      "",
+      "## 3. getMCPTools() execute vs the core list()",
+      "",
+      inprocTable,
+      "",
+      "## 4. Write path: todos_create",
+      "",
+      sections.filter((_, i) => comparisons[i].id.startsWith("create-")).join("\n\n"),
+      "",
+      "## 5. Peer: @terreno/api 57.4.0",
+      "",
+      peerProblem
+        ? `Not measurable here: ${peerProblem}.`
+        : [
+            `Same Todo/User schemas, the same collections and documents in the same database, the same permissions, owner filter, populate and sort; @terreno/api set up through its public API (bench/peer/server.mjs) with quiet logging. Both answered the ${peerEra === "modern" ? "2026-07-28" : "2025-era stateless"} MCP request shape. @terreno/api answers tools/call with its JSON as text content; terreno-mcp also sends structuredContent.`,
+            "",
+            sections.filter((_, i) => comparisons[i].id.startsWith("peer-")).join("\n\n"),
+          ].join("\n"),
+      "",
+      "## 6. Memory",
+      "",
+      `Each server in a fresh process: ${COUNTS.memoryWarmup} warm-up MCP calls, then ${COUNTS.memoryCalls} MCP calls at concurrency 16, each connection cycling through one \`tools/call todos_list {limit: 5}\`, four \`tools/call todos_read\` and three \`tools/list\` (all authenticated, so each includes the JWT check and the user lookup). RSS is read from /proc as the load leaves it; the heap is measured after a forced full GC.`,
+      "",
+      "| server | calls | req/s | failed | RSS after warm-up | RSS after the calls | RSS ratio | heap after GC, warm-up → after |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      ...memories.map(
+        (m) =>
+          `| ${m.name} | ${m.calls} | ${m.throughput.toFixed(0)} | ${m.failures} | ${mib(m.rssAfterWarmup)} | ${mib(m.rssAfter)} | ${ratio(m.rssAfter / m.rssAfterWarmup)} | ${mib(m.heapAfterWarmup)} → ${mib(m.heapAfter)} |`,
+      ),
+      "",
+      "## Where an MCP call's CPU goes",
+      "",
+      `CPU profiles (V8 sampling profiler, 100 µs interval) of a fresh server process over ${COUNTS.profileCalls} calls at concurrency 16, after warm-up. Self time is grouped by the package or project file the function lives in. "Per call" is the row's share of the profile times the server CPU per request measured without the profiler in section 1 (concurrency 16). The profiles are in .cache/bench-profiles/ (open them in Chrome DevTools).`,
+      "",
+      "### MCP tools/call todos_list",
+      "",
+      profileTables(mcpProfile, cpuPerCall("list-c16", modernArm)),
+      "",
+      "### REST GET /todos?limit=20 (for contrast)",
+      "",
+      profileTables(restProfile, cpuPerCall("list-c16", "REST GET /todos?limit=20")),
+      ...(fixes ? ["", fixes] : []),
+      "",
+    ].join("\n");
+    writeFileSync(RESULTS, markdown);
+    log(`\nwrote ${path.relative(ROOT, RESULTS)} (${minutes} min)`);
+  } finally {
+    for (const child of children) await child.stop().catch(() => {});
+    await database.close();
+    if (baselineTree) rmSync(baselineTree, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  async (error) => {
+    console.error(error);
+    for (const child of children) await child.stop().catch(() => {});
+    process.exit(1);
+  },
+);
