@@ -10,7 +10,7 @@ export function range(stat: RatioStat): string {
 export function comparisonTable(comparison: Comparison): string {
   const { settings } = comparison;
   const lines = [
-    `**${comparison.title}** — concurrency ${settings.connections}; ${settings.rounds} interleaved rounds of about ${settings.seconds} s per arm (sized in requests from the arm's warm-up rate), after ${settings.warmupSeconds} s of warm-up per arm; 1-minute load average at its start ${comparison.loadAtStart.toFixed(2)}`,
+    `**${comparison.title}** — concurrency ${settings.connections}; ${settings.rounds} interleaved rounds of about ${settings.seconds} s per arm (sized in requests from the arm's warm-up rate), after ${settings.warmupSeconds} s of warm-up per arm; 1-minute load average at its start ${comparison.loadAtStart.toFixed(2)} (this includes the load the benchmark itself left from the comparison before)`,
     "",
     "| arm | p50 ms | p95 ms | req/s (median of rounds) | server CPU ms/req | database CPU ms/req | requests | failed |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
