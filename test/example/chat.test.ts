@@ -10,6 +10,7 @@ import { createExampleApp } from "../../example-backend/app.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { type Listening, listen } from "../helpers/mcpClients.js";
+import { EXAMPLE_TOOLS } from "../interop/clientChecks.js";
 
 useTestDatabase("example_chat");
 
@@ -88,15 +89,7 @@ describe("example chat route", () => {
 
       assert.equal(model.doStreamCalls.length, 2);
       const offered = (model.doStreamCalls[0].tools ?? []).map((tool) => tool.name).sort();
-      assert.deepEqual(offered, [
-        "foods_list",
-        "foods_read",
-        "todos_create",
-        "todos_delete",
-        "todos_list",
-        "todos_read",
-        "todos_update",
-      ]);
+      assert.deepEqual(offered, [...EXAMPLE_TOOLS]);
       // The second model call saw the tool result: Ada's todo, not Bob's, and no internalNote.
       const toolMessage = model.doStreamCalls[1].prompt.find((m) => m.role === "tool");
       const seen = JSON.stringify(toolMessage);

@@ -8,17 +8,11 @@ import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { connectClient, type Listening, listen } from "../helpers/mcpClients.js";
 
+import { EXAMPLE_TOOLS } from "../interop/clientChecks.js";
+
 useTestDatabase("example");
 
-const TOOLS = [
-  "foods_list",
-  "foods_read",
-  "todos_create",
-  "todos_delete",
-  "todos_list",
-  "todos_read",
-  "todos_update",
-];
+const TOOLS = [...EXAMPLE_TOOLS];
 
 describe("example app", () => {
   const app = createExampleApp({ jwtSecret: "example-test-secret-long-enough-for-hs256", env: {} });
