@@ -1,7 +1,11 @@
 /**
  * Better Auth as a second way to sign in: `createBetterAuth` builds an instance on the app's
- * own Mongoose connection; `betterAuthPlugin` (or `TerrenoApp`'s `auth.betterAuth`) mounts its
+ * own Mongoose connection; `app.register(betterAuthPlugin(auth, {userModel}))` mounts its
  * routes and resolves its sessions (cookie or `Authorization: Bearer <session token>`).
+ *
+ * This is the `terreno-mcp/better-auth` entry point, the only one that loads `better-auth` (an
+ * optional peer dependency): the package root never imports it, so JWT-only apps need not
+ * install it.
  */
 import { type Auth, type BetterAuthOptions, betterAuth } from "better-auth";
 import { mongodbAdapter } from "better-auth/adapters/mongodb";
@@ -15,6 +19,7 @@ export {
 } from "./betterAuthPlugin.js";
 export {
   type BetterAuthInstance,
+  type BetterAuthProviderOptions,
   type BetterAuthSessionUser,
   betterAuthProvider,
 } from "./betterAuthProvider.js";

@@ -1,7 +1,7 @@
 /**
  * The TerrenoPlugin for Better Auth: its routes, mounted before the JSON body parser, and the
- * provider that turns its sessions into callers. Imports nothing heavy from Better Auth, so
- * TerrenoApp can wire it without loading Better Auth for apps that do not use it.
+ * provider that turns its sessions into callers. It imports `better-auth/node`, so it is
+ * exported only from `terreno-mcp/better-auth`, never from the package root.
  */
 import { toNodeHandler } from "better-auth/node";
 import type { TerrenoPlugin } from "../app/types.js";

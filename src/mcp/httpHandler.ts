@@ -16,7 +16,11 @@ import {
 export type ServerFactory = (ctx: McpRequestContext) => Server;
 
 export function createDualEraHandler(factory: ServerFactory, onerror?: (error: Error) => void) {
-  const modern = createMcpHandler(factory, { legacy: "reject", responseMode: "json", onerror });
+  // The default responseMode, "auto", answers with one JSON body unless a handler emits a
+  // message related to the request (progress, logging) before its result. Ours never do, so
+  // every 2026-07-28 answer is JSON. `responseMode: "json"` would force the same but makes the
+  // SDK print a console.warn (about dropping mid-call notifications) on every build().
+  const modern = createMcpHandler(factory, { legacy: "reject", onerror });
 
   async function fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
     if (!(await isLegacyRequest(request, options?.parsedBody))) {

@@ -4,7 +4,11 @@ import type { Express } from "express";
 import mongoose from "mongoose";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { createBetterAuth, type TerrenoBetterAuth } from "../../src/auth/betterAuth.js";
+import {
+  betterAuthPlugin,
+  createBetterAuth,
+  type TerrenoBetterAuth,
+} from "../../src/auth/betterAuth.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, signUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
@@ -65,13 +69,8 @@ async function createTodo(app: Express, headers: Record<string, string>, title: 
 }
 
 function buildApp(auth: TerrenoBetterAuth, linkUnverifiedEmails = false): Express {
-  return new TerrenoApp({
-    userModel: User,
-    auth: {
-      jwt: { secret: JWT_SECRET },
-      betterAuth: { instance: auth, linkUnverifiedEmails },
-    },
-  })
+  return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+    .register(betterAuthPlugin(auth, { userModel: User, linkUnverifiedEmails }))
     .register(modelRouter(Todo, todoOptions()))
     .build();
 }
