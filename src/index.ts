@@ -1,6 +1,9 @@
 /**
  * terreno-mcp: Express 5 + Mongoose models as a REST API and, opted in per model, as MCP
  * tools with the same permissions. The public API is listed here explicitly.
+ *
+ * Nothing here may import `better-auth` (an optional peer dependency): its exports live in the
+ * `terreno-mcp/better-auth` subpath (src/auth/betterAuth.ts). test/auth/rootImport.test.ts checks.
  */
 export { connectDatabase, type DatabaseOptions } from "./app/database.js";
 export {
@@ -15,12 +18,6 @@ export type {
   TerrenoAppOptions,
   TerrenoPlugin,
 } from "./app/types.js";
-export { type BetterAuthPluginOptions, betterAuthPlugin } from "./auth/betterAuthPlugin.js";
-export {
-  type BetterAuthInstance,
-  type BetterAuthProviderOptions,
-  betterAuthProvider,
-} from "./auth/betterAuthProvider.js";
 export {
   type AuthProvider,
   type CallerResolver,
@@ -31,14 +28,22 @@ export { issueTokens, type JwtAuthOptions, jwtProvider, type TokenPair } from ".
 export { hashPassword, verifyPassword } from "./auth/password.js";
 export { authUserPlugin, toUser } from "./auth/userPlugin.js";
 export {
+  type BuiltInErrorCode,
+  type CustomErrorCode,
+  defineErrorCode,
   ERROR_CODES,
+  ERROR_TABLE,
   type ErrorBody,
   type ErrorCode,
+  type ErrorSpec,
+  errorSpec,
   type FieldErrors,
   HTTP_STATUS_BY_CODE,
   TerrenoError,
   toErrorBody,
 } from "./core/errors.js";
+export { consoleLogger, type Logger } from "./core/logger.js";
+export type { ListResult } from "./core/operations/list.js";
 export {
   IsAdmin,
   IsAny,
@@ -48,6 +53,7 @@ export {
   IsOwnerOrReadOnly,
   OwnerQueryFilter,
 } from "./core/permissions.js";
+export type { Resource } from "./core/resource.js";
 export type {
   CrudHooks,
   CrudMethod,
@@ -63,4 +69,6 @@ export type {
   Transport,
   User,
 } from "./core/types.js";
+export type { Surface, SurfaceView } from "./core/view.js";
 export { modelRouter } from "./rest/modelRouter.js";
+export type { ToolAnnotations, ToolDefinition } from "./tools/toolDefinitions.js";

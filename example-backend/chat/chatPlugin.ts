@@ -13,7 +13,7 @@ import { stepCountIs, streamText } from "ai";
 import type { Request, Response } from "express";
 import { getMCPTools } from "../../src/ai/index.js";
 import { type TerrenoApp, TerrenoError, type TerrenoPlugin, type User } from "../../src/index.js";
-import { sendChatError } from "./errorBody.js";
+import { LLM_FAILED, LLM_NOT_CONFIGURED } from "./errorBody.js";
 import { LLM_HELP } from "./modelFromEnv.js";
 import { parseChatBody } from "./parseChatBody.js";
 
@@ -49,8 +49,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
       );
     }
     if (!options.model) {
-      sendChatError(res, "llm_not_configured", `The chat model is not configured. ${LLM_HELP}`);
-      return;
+      throw new TerrenoError(LLM_NOT_CONFIGURED, `The chat model is not configured. ${LLM_HELP}`);
     }
     const messages = parseChatBody(req.body);
 
@@ -95,8 +94,10 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
     if (failure !== undefined) {
       log("example chat: the language model request failed", failure);
       if (!started) {
-        sendChatError(res, "llm_failed", "The language model request failed; see the server log.");
-        return;
+        throw new TerrenoError(
+          LLM_FAILED,
+          "The language model request failed; see the server log.",
+        );
       }
       res.write("\n\n[The assistant stopped: the language model request failed.]");
     }

@@ -7,11 +7,12 @@
 import { type JSONSchema7, jsonSchema, type Schema, type Tool, type ToolSet, tool } from "ai";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { TerrenoError } from "../core/errors.js";
+import { consoleLogger, type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { CrudMethod, PlainObject, RequestContext, User } from "../core/types.js";
-import { executeTool, invalidArguments } from "../mcp/executeTool.js";
-import type { ToolDefinition } from "../mcp/toolDefinitions.js";
-import { errorOutput, type MCPToolOutput, ToolInputError, toModelOutput } from "./toolOutput.js";
+import { executeTool } from "../tools/executeTool.js";
+import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import { errorOutput, type MCPToolOutput, toModelOutput } from "./toolOutput.js";
 
 /** The AI SDK's tool type under its former name (`CoreTool`, removed in AI SDK 5): `Tool`. */
 export type CoreTool = Tool;
@@ -37,13 +38,15 @@ interface GetMCPToolsCommonOptions {
   };
   /** Sets `needsApproval: true` on the create, update and delete tools. Default false. */
   requireApproval?: boolean;
+  /** Where server faults are reported. Default: the app's logger, else the console. */
+  logger?: Logger;
 }
 
 export type GetMCPToolsOptions = GetMCPToolsCommonOptions &
   (
     | {
         /** The app whose registered, MCP-enabled routers become tools. */
-        app: Pick<TerrenoApp, "toolDefinitions">;
+        app: Pick<TerrenoApp, "toolDefinitions"> & { logger?: Logger };
         tools?: never;
       }
     | {
@@ -71,52 +74,45 @@ export function userFromContext(context: unknown): User | undefined {
   return isUser(context) ? context : undefined;
 }
 
-async function run(def: ToolDefinition, user: User | undefined, input: unknown) {
+async function run(def: ToolDefinition, user: User | undefined, input: unknown, logger: Logger) {
   const ctx: RequestContext = { user, transport: "ai", headers: {} };
   try {
     return await executeTool(def, ctx, input);
   } catch (error) {
     const terrenoError = error instanceof TerrenoError ? error : normalizeError(error);
-    if (terrenoError.code === "internal" || terrenoError.code === "database_unavailable") {
-      // Same log line as the MCP endpoint; the cause never reaches the model.
-      console.error(
-        `terreno-mcp: ${def.name} failed (${terrenoError.code}) in an AI SDK tool call`,
-        terrenoError.cause ?? error,
-      );
-    }
+    reportFailure(logger, terrenoError, { surface: "ai", operation: def.name });
     return errorOutput(terrenoError);
   }
 }
 
 /**
- * The input schema: the definition's JSON Schema as is, checked by the definition's own
- * compiled ajv validator and failing with MCP's message. The AI SDK runs it before
- * `execute` (a failure becomes a `tool-error` the model reads) and again on approved calls
- * replayed from message history; `execute` then validates once more in the shared pipeline,
- * so a direct `execute` call or an SDK version that skips a check is still covered.
+ * The input schema is the definition's JSON Schema as is, for the model to read. It is not
+ * checked here: `execute` runs the shared pipeline, which checks every call once and answers
+ * a bad one with the same `{error}` result (and text) as MCP.
  */
 function inputSchemaFor(def: ToolDefinition): Schema<PlainObject> {
-  return jsonSchema<PlainObject>(def.inputSchema as JSONSchema7, {
-    validate: (value) => {
-      const checked = def.validate(value);
-      if (checked.ok) return { success: true, value: value as PlainObject };
-      const error = invalidArguments(def.name, checked.fields);
-      return { success: false, error: new ToolInputError(error) };
-    },
-  });
+  return jsonSchema<PlainObject>(def.inputSchema as JSONSchema7);
 }
 
 /**
  * Context-bound tools (no `user` option) hold nothing per caller, so one is kept per
  * definition and approval setting; a user-bound tool is that object with its own `execute`.
  */
-const contextBound = new WeakMap<ToolDefinition, { plain?: MCPTool; approval?: MCPTool }>();
+const contextBound = new WeakMap<
+  Logger,
+  WeakMap<ToolDefinition, { plain?: MCPTool; approval?: MCPTool }>
+>();
 
-function contextBoundTool(def: ToolDefinition, needsApproval: boolean): MCPTool {
-  let entry = contextBound.get(def);
+function contextBoundTool(def: ToolDefinition, needsApproval: boolean, logger: Logger): MCPTool {
+  let byDef = contextBound.get(logger);
+  if (!byDef) {
+    byDef = new WeakMap();
+    contextBound.set(logger, byDef);
+  }
+  let entry = byDef.get(def);
   if (!entry) {
     entry = {};
-    contextBound.set(def, entry);
+    byDef.set(def, entry);
   }
   const key = needsApproval ? "approval" : "plain";
   const cached = entry[key];
@@ -133,7 +129,7 @@ function contextBoundTool(def: ToolDefinition, needsApproval: boolean): MCPTool 
     ...(needsApproval ? { needsApproval: true } : {}),
     execute: (input, { abortSignal, experimental_context }) => {
       abortSignal?.throwIfAborted();
-      return run(def, userFromContext(experimental_context), input);
+      return run(def, userFromContext(experimental_context), input, logger);
     },
     toModelOutput,
   });
@@ -178,18 +174,20 @@ function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition
  */
 export function getMCPTools(options: GetMCPToolsOptions): ToolSet {
   const { user } = options;
+  const logger = options.logger ?? options.app?.logger ?? consoleLogger;
   const tools: Record<string, MCPTool> = {};
   for (const def of selectDefinitions(options)) {
     const shared = contextBoundTool(
       def,
       options.requireApproval === true && WRITE_METHODS.has(def.method),
+      logger,
     );
     tools[def.name] = user
       ? {
           ...shared,
           execute: (input, { abortSignal }) => {
             abortSignal?.throwIfAborted();
-            return run(def, user, input);
+            return run(def, user, input, logger);
           },
         }
       : shared;

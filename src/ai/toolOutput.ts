@@ -7,7 +7,7 @@
 import type { JSONValue, ToolResultPart } from "ai";
 import { type ErrorBody, type TerrenoError, toErrorBody } from "../core/errors.js";
 import type { PlainObject } from "../core/types.js";
-import { errorText } from "../mcp/toolResult.js";
+import { errorText } from "../tools/errorText.js";
 
 /** What `toModelOutput` returns (the AI SDK does not export the type by name). */
 type ToolResultOutput = ToolResultPart["output"];
@@ -20,19 +20,8 @@ export interface MCPToolErrorOutput {
 /** A tool's result: the MCP `structuredContent` on success (`{data, ...}`), else `{error}`. */
 export type MCPToolOutput = PlainObject | MCPToolErrorOutput;
 
-const INTERNAL_DETAIL = "An unexpected error occurred.";
-
+/** Server faults carry the fixed `internal` text: toErrorBody never lets their own text out. */
 export function errorOutput(error: TerrenoError): MCPToolErrorOutput {
-  if (error.code === "internal") {
-    return {
-      error: {
-        status: error.status,
-        title: error.title,
-        detail: INTERNAL_DETAIL,
-        code: "internal",
-      },
-    };
-  }
   return { error: toErrorBody(error) };
 }
 
@@ -50,16 +39,4 @@ export function isErrorOutput(output: unknown): output is MCPToolErrorOutput {
 export function toModelOutput({ output }: { output: unknown }): ToolResultOutput {
   if (isErrorOutput(output)) return { type: "error-text", value: errorText(output.error) };
   return { type: "json", value: (output ?? null) as JSONValue };
-}
-
-/** Thrown by nobody; returned by the input schema's `validate` so the SDK reports it. */
-export class ToolInputError extends Error {
-  readonly body: ErrorBody;
-
-  constructor(error: TerrenoError) {
-    const body = toErrorBody(error);
-    super(errorText(body));
-    this.name = "TerrenoToolInputError";
-    this.body = body;
-  }
 }

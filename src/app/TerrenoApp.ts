@@ -14,17 +14,17 @@ import express, {
 } from "express";
 import mongoose from "mongoose";
 import pluralize from "pluralize";
-import { betterAuthPlugin } from "../auth/betterAuthPlugin.js";
 import { type AuthProvider, createCallerResolver } from "../auth/callerResolver.js";
 import { jwtProvider } from "../auth/jwt.js";
 import { jwtRoutes } from "../auth/jwtRoutes.js";
 import { TerrenoError, toErrorBody } from "../core/errors.js";
+import { consoleLogger, type Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
 import type { User } from "../core/types.js";
 import { mcpPlugin } from "../mcp/endpoint.js";
-import { buildToolDefinitions, type ToolDefinition } from "../mcp/toolDefinitions.js";
 import { resourceOf } from "../rest/modelRouter.js";
 import { errorMiddleware, sendError } from "../rest/sendError.js";
+import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
 import { requestLogger } from "./requestLogger.js";
 import type { AppContext, TerrenoAppOptions, TerrenoPlugin } from "./types.js";
 
@@ -64,6 +64,11 @@ export class TerrenoApp {
   private shuttingDown = false;
 
   constructor(readonly options: TerrenoAppOptions = {}) {}
+
+  /** Where every surface reports server faults (`options.logger`, else the console). */
+  get logger(): Logger {
+    return this.options.logger ?? consoleLogger;
+  }
 
   /** Registers a model router (at its default or a given path) or a plugin. Chainable. */
   register(routerOrPlugin: Router | TerrenoPlugin): this;
@@ -117,23 +122,19 @@ export class TerrenoApp {
     }
     providers.push(...(options.auth?.providers ?? []));
     const ctx: AppContext = {
+      logger: this.logger,
       resolveCaller: createCallerResolver(providers),
       resources: this.resources,
       options,
     };
     const plugins = [...this.plugins];
-    // Better Auth: an ordinary plugin (routes before the body parser + a provider after JWT).
-    if (options.auth?.betterAuth) {
-      if (!options.userModel) throw new Error("TerrenoApp: auth.betterAuth needs a userModel.");
-      const { instance, ...rest } = options.auth.betterAuth;
-      plugins.push(betterAuthPlugin(instance, { ...rest, userModel: options.userModel }));
-    }
     // Tools come only from routers registered with this app, so two apps never share tools.
     const mcp = mcpPlugin(ctx, this.toolDefinitions, options.mcp);
     if (mcp) plugins.push(mcp);
     for (const plugin of plugins) if (plugin.authProvider) providers.push(plugin.authProvider);
 
     const app = express();
+    app.locals.terrenoLogger = this.logger;
     app.disable("x-powered-by");
     app.set("trust proxy", false);
     if (options.logging) {
@@ -182,7 +183,7 @@ export class TerrenoApp {
     app.use((req: Request, res: Response) => {
       sendError(res, new TerrenoError("not_found", `No route matches ${req.method} ${req.path}.`));
     });
-    app.use(errorMiddleware());
+    app.use(errorMiddleware(this.logger));
     return app;
   }
 

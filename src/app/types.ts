@@ -1,8 +1,8 @@
 /** Public option and plugin types for TerrenoApp. */
 import type { Express } from "express";
-import type { BetterAuthInstance } from "../auth/betterAuthProvider.js";
 import type { AuthProvider, CallerResolver } from "../auth/callerResolver.js";
 import type { JwtAuthOptions } from "../auth/jwt.js";
+import type { Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
 import type { AnyModel } from "../core/types.js";
 
@@ -24,21 +24,13 @@ export interface TerrenoAppOptions {
   auth?: {
     /** Enables `/auth/signup|login|refresh_token|me` and Bearer JWT callers. */
     jwt?: JwtAuthOptions;
-    /** Extra caller providers (e.g. Better Auth), tried after JWT. */
+    /**
+     * Extra caller providers, tried after JWT. (Better Auth comes as a plugin instead:
+     * `app.register(betterAuthPlugin(auth, {userModel}))` from `terreno-mcp/better-auth`.)
+     */
     providers?: AuthProvider[];
     /** Mount point for the JWT routes. Default `/auth`. */
     path?: string;
-    /**
-     * Better Auth sessions (cookie or Bearer session token) as callers, on the same routes as
-     * JWT; its own routes are mounted at `basePath`. Needs `userModel`. See `createBetterAuth`.
-     */
-    betterAuth?: {
-      instance: BetterAuthInstance;
-      /** Default: the instance's `basePath`, else `/api/auth`. */
-      basePath?: string;
-      /** See `BetterAuthPluginOptions.linkUnverifiedEmails`. Default false. */
-      linkUnverifiedEmails?: boolean;
-    };
   };
   /** CORS origins; `false` or absent disables CORS headers. */
   cors?: { origins: string[] | "*"; credentials?: boolean } | false;
@@ -47,9 +39,15 @@ export interface TerrenoAppOptions {
   /** `true` logs one line per request to stdout; a function receives the lines. */
   logging?: boolean | ((line: string) => void);
   mcp?: McpEndpointOptions;
+  /**
+   * Receives every server fault (500s and outages) from REST, MCP and AI tools, with the
+   * cause. pino's signature (`logger.error(object, message)`); default: the console.
+   */
+  logger?: Logger;
 }
 
 export interface AppContext {
+  logger: Logger;
   resolveCaller: CallerResolver;
   resources: readonly Resource[];
   options: TerrenoAppOptions;

@@ -1,10 +1,11 @@
 /**
  * Duplicate-key errors become a 409 naming the model's unique fields. Some servers
  * (FerretDB) omit `keyPattern`, so the fields come from the schema's own unique indexes;
- * hidden fields are never named.
+ * fields hidden from the caller's surface are never named.
  */
 import { TerrenoError } from "./errors.js";
 import type { Resource } from "./resource.js";
+import type { SurfaceView } from "./view.js";
 
 function uniqueFields(resource: Resource): string[] {
   const fields = new Set<string>();
@@ -15,26 +16,36 @@ function uniqueFields(resource: Resource): string[] {
   resource.model.schema.eachPath((path, type) => {
     if ((type.options as { unique?: boolean }).unique) fields.add(path);
   });
-  return [...fields].filter((f) => !resource.views.tools.hidden.isHidden(f));
+  return [...fields];
+}
+
+export function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 11000;
+}
+
+/** The 409 for a duplicate key on `resource`, in the words the caller's view allows. */
+export function conflictError(resource: Resource, view: SurfaceView, error: unknown): TerrenoError {
+  const reported = Object.keys((error as { keyPattern?: object }).keyPattern ?? {});
+  const fields = reported.length > 0 ? reported : uniqueFields(resource);
+  const visible = fields.filter((f) => !view.hidden.isHidden(f));
+  return new TerrenoError(
+    "conflict",
+    visible.length > 0
+      ? `A ${resource.model.modelName} with the same ${visible.join(" or ")} already exists.`
+      : `A ${resource.model.modelName} with the same unique value already exists.`,
+    Object.fromEntries(visible.map((f) => [f, "must be unique"])),
+  );
 }
 
 export async function withConflictDetail<T>(
   resource: Resource,
+  view: SurfaceView,
   write: () => Promise<T>,
 ): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 11000) throw error;
-    const reported = Object.keys((error as { keyPattern?: object }).keyPattern ?? {});
-    const fields = reported.length > 0 ? reported : uniqueFields(resource);
-    const visible = fields.filter((f) => !resource.views.tools.hidden.isHidden(f));
-    throw new TerrenoError(
-      "conflict",
-      visible.length > 0
-        ? `A ${resource.model.modelName} with the same ${visible.join(" or ")} already exists.`
-        : `A ${resource.model.modelName} with the same unique value already exists.`,
-      Object.fromEntries(visible.map((f) => [f, "must be unique"])),
-    );
+    if (!isDuplicateKey(error)) throw error;
+    throw conflictError(resource, view, error);
   }
 }

@@ -1,6 +1,8 @@
 /**
- * The one error family every surface speaks. The core throws these; each adapter maps
- * the closed set of codes once (HTTP status for REST, isError results for MCP and AI tools).
+ * The one error family every surface speaks, and the one table that says how each code
+ * leaves: an HTTP status (REST, and MCP transport faults), a JSON-RPC error code, and
+ * whether a failed tool call reports it as a result the model can act on (`isError` in MCP,
+ * `{error}` in AI SDK tools) or as a protocol error. Plugins add codes with `defineErrorCode`.
  */
 
 export const ERROR_CODES = [
@@ -17,45 +19,138 @@ export const ERROR_CODES = [
   "rate_limited",
   "database_unavailable",
   "shutting_down",
+  "parse_error",
+  "invalid_request",
+  "unknown_tool",
   "internal",
 ] as const;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type BuiltInErrorCode = (typeof ERROR_CODES)[number];
 
-/** HTTP status per code; `satisfies` makes the compiler reject a missing code. */
-export const HTTP_STATUS_BY_CODE = {
-  unauthenticated: 401,
-  forbidden: 403,
-  method_not_allowed: 405,
-  not_found: 404,
-  validation_failed: 400,
-  conflict: 409,
-  payload_too_large: 413,
-  headers_too_large: 431,
-  unsupported_media_type: 415,
-  not_acceptable: 406,
-  rate_limited: 429,
-  database_unavailable: 503,
-  shutting_down: 503,
-  internal: 500,
-} as const satisfies Record<ErrorCode, number>;
+/** A code registered by a plugin through `defineErrorCode`. */
+export type CustomErrorCode = string & { readonly __terrenoErrorCode: unique symbol };
 
-const TITLE_BY_CODE = {
-  unauthenticated: "Unauthenticated",
-  forbidden: "Forbidden",
-  method_not_allowed: "Method Not Allowed",
-  not_found: "Not Found",
-  validation_failed: "Validation Failed",
-  conflict: "Conflict",
-  payload_too_large: "Payload Too Large",
-  headers_too_large: "Request Header Fields Too Large",
-  unsupported_media_type: "Unsupported Media Type",
-  not_acceptable: "Not Acceptable",
-  rate_limited: "Too Many Requests",
-  database_unavailable: "Database Unavailable",
-  shutting_down: "Service Unavailable",
-  internal: "Internal Server Error",
-} as const satisfies Record<ErrorCode, string>;
+export type ErrorCode = BuiltInErrorCode | CustomErrorCode;
+
+export interface ErrorSpec {
+  status: number;
+  title: string;
+  /** The JSON-RPC error code when this failure is a protocol error (MCP). */
+  jsonRpc: number;
+  /** Inside a tool call: report as a result the model reads (true) or as a protocol error. */
+  toolResult: boolean;
+}
+
+/** JSON-RPC: -32000 is the implementation-defined server error (a condition, not a fault). */
+const SERVER_ERROR = -32000;
+
+export const ERROR_TABLE = {
+  unauthenticated: { status: 401, title: "Unauthenticated", jsonRpc: -32001, toolResult: true },
+  forbidden: { status: 403, title: "Forbidden", jsonRpc: SERVER_ERROR, toolResult: true },
+  method_not_allowed: {
+    status: 405,
+    title: "Method Not Allowed",
+    jsonRpc: SERVER_ERROR,
+    toolResult: true,
+  },
+  not_found: { status: 404, title: "Not Found", jsonRpc: SERVER_ERROR, toolResult: true },
+  validation_failed: {
+    status: 400,
+    title: "Validation Failed",
+    jsonRpc: -32602,
+    toolResult: true,
+  },
+  conflict: { status: 409, title: "Conflict", jsonRpc: SERVER_ERROR, toolResult: true },
+  payload_too_large: {
+    status: 413,
+    title: "Payload Too Large",
+    jsonRpc: -32600,
+    toolResult: true,
+  },
+  headers_too_large: {
+    status: 431,
+    title: "Request Header Fields Too Large",
+    jsonRpc: -32600,
+    toolResult: true,
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: "Unsupported Media Type",
+    jsonRpc: -32600,
+    toolResult: true,
+  },
+  not_acceptable: { status: 406, title: "Not Acceptable", jsonRpc: SERVER_ERROR, toolResult: true },
+  rate_limited: {
+    status: 429,
+    title: "Too Many Requests",
+    jsonRpc: SERVER_ERROR,
+    toolResult: true,
+  },
+  database_unavailable: {
+    status: 503,
+    title: "Database Unavailable",
+    jsonRpc: SERVER_ERROR,
+    toolResult: true,
+  },
+  shutting_down: {
+    status: 503,
+    title: "Service Unavailable",
+    jsonRpc: SERVER_ERROR,
+    toolResult: true,
+  },
+  parse_error: { status: 400, title: "Parse Error", jsonRpc: -32700, toolResult: false },
+  invalid_request: { status: 400, title: "Invalid Request", jsonRpc: -32600, toolResult: false },
+  unknown_tool: { status: 404, title: "Unknown Tool", jsonRpc: -32602, toolResult: false },
+  internal: {
+    status: 500,
+    title: "Internal Server Error",
+    jsonRpc: -32603,
+    toolResult: false,
+  },
+} as const satisfies Record<BuiltInErrorCode, ErrorSpec>;
+
+/** HTTP status per built-in code (a view of ERROR_TABLE, kept for existing imports). */
+export const HTTP_STATUS_BY_CODE = Object.fromEntries(
+  ERROR_CODES.map((code) => [code, ERROR_TABLE[code].status]),
+) as { [K in BuiltInErrorCode]: (typeof ERROR_TABLE)[K]["status"] };
+
+const customCodes = new Map<string, ErrorSpec>();
+
+/**
+ * Registers a plugin's own error code, e.g. `defineErrorCode("llm_unavailable", {status: 503,
+ * title: "LLM Unavailable"})`. Registering a built-in code, or one code twice with a
+ * different spec, throws: codes are a closed, documented set.
+ */
+export function defineErrorCode(
+  code: string,
+  spec: Pick<ErrorSpec, "status" | "title"> & Partial<ErrorSpec>,
+): CustomErrorCode {
+  if (!/^[a-z][a-z0-9_]*$/.test(code)) {
+    throw new Error(`terreno-mcp: error code "${code}" must be snake_case.`);
+  }
+  if ((ERROR_CODES as readonly string[]).includes(code)) {
+    throw new Error(`terreno-mcp: error code "${code}" is built in.`);
+  }
+  const full: ErrorSpec = {
+    jsonRpc: SERVER_ERROR,
+    toolResult: spec.status < 500 || spec.status === 503,
+    ...spec,
+  };
+  const existing = customCodes.get(code);
+  if (existing && JSON.stringify(existing) !== JSON.stringify(full)) {
+    throw new Error(`terreno-mcp: error code "${code}" is already defined differently.`);
+  }
+  customCodes.set(code, full);
+  return code as CustomErrorCode;
+}
+
+export function errorSpec(code: ErrorCode): ErrorSpec {
+  return (
+    (ERROR_TABLE as Record<string, ErrorSpec>)[code] ??
+    customCodes.get(code) ??
+    ERROR_TABLE.internal
+  );
+}
 
 /** Field path → human-readable reason, e.g. `{ title: "is required" }`. */
 export type FieldErrors = Record<string, string>;
@@ -63,27 +158,34 @@ export type FieldErrors = Record<string, string>;
 export class TerrenoError extends Error {
   readonly code: ErrorCode;
   readonly fields?: FieldErrors;
+  /** Extra HTTP headers this failure carries (e.g. `Retry-After`). */
+  readonly headers?: Readonly<Record<string, string>>;
 
   constructor(
     code: ErrorCode,
     detail: string,
     fields?: FieldErrors,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; headers?: Record<string, string> },
   ) {
-    super(detail, options);
+    super(detail, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "TerrenoError";
     this.code = code;
     if (fields && Object.keys(fields).length > 0) {
       this.fields = fields;
     }
+    if (options?.headers) this.headers = options.headers;
+  }
+
+  get spec(): ErrorSpec {
+    return errorSpec(this.code);
   }
 
   get status(): number {
-    return HTTP_STATUS_BY_CODE[this.code];
+    return this.spec.status;
   }
 
   get title(): string {
-    return TITLE_BY_CODE[this.code];
+    return this.spec.title;
   }
 }
 
@@ -96,14 +198,22 @@ export interface ErrorBody {
   fields?: FieldErrors;
 }
 
+/** What every surface says for a server fault, whatever the thrower wrote. */
+export const INTERNAL_DETAIL = "An unexpected error occurred.";
+
+/**
+ * The one place an error becomes a body: an `internal` fault never carries its own text or
+ * fields out, whoever threw it (the cause stays in the server log).
+ */
 export function toErrorBody(error: TerrenoError): ErrorBody {
+  const fault = error.code === "internal";
   const body: ErrorBody = {
     status: error.status,
     title: error.title,
-    detail: error.message,
+    detail: fault ? INTERNAL_DETAIL : error.message,
     code: error.code,
   };
-  if (error.fields) {
+  if (error.fields && !fault) {
     body.fields = error.fields;
   }
   return body;

@@ -4,12 +4,12 @@
  * REST passes strings from the query string; MCP passes typed JSON; both land here.
  */
 import mongoose from "mongoose";
-import type { HiddenFields } from "../schema/hiddenFields.js";
 import { allowedOperators, MAX_REGEX_LENGTH } from "../schema/operators.js";
 import type { FieldDescriptor, ModelDescription } from "../schema/types.js";
 import { type FieldErrors, validationFailed } from "./errors.js";
 import { assertNoForbiddenKeys } from "./inputSafety.js";
 import type { PlainObject } from "./types.js";
+import type { SurfaceView } from "./view.js";
 
 const MAX_IN_ITEMS = 100;
 const MAX_STRING_LENGTH = 1000;
@@ -131,8 +131,7 @@ function coerceCondition(field: FieldDescriptor, value: unknown): unknown {
 
 export interface FilterRules {
   description: ModelDescription;
-  hidden: HiddenFields;
-  queryFields: readonly string[];
+  view: SurfaceView;
 }
 
 /** Validates and coerces a caller's filter; throws one 400 naming every bad field. */
@@ -147,7 +146,7 @@ export function buildFilter(input: PlainObject, rules: FilterRules): PlainObject
       continue;
     }
     // Hidden fields answer exactly like unknown ones, so the error is no oracle.
-    if (!field || rules.hidden.isHidden(key) || !rules.queryFields.includes(key)) {
+    if (!field || !rules.view.filterable.includes(key)) {
       errors[key] = "is not a filterable field";
       continue;
     }
@@ -159,7 +158,7 @@ export function buildFilter(input: PlainObject, rules: FilterRules): PlainObject
     }
   }
   if (Object.keys(errors).length > 0) {
-    const allowed = rules.queryFields.filter((f) => !rules.hidden.isHidden(f));
+    const allowed = rules.view.filterable;
     const hint =
       allowed.length > 0
         ? `Filterable fields: ${allowed.join(", ")}.`

@@ -1,10 +1,11 @@
 /**
- * Loads one document by id for read/update/delete: malformed ids and soft-deleted
- * documents are 404s, and the object-level permission check runs on what was loaded.
+ * Loads one document by id for read/update/delete: malformed ids, soft-deleted documents
+ * and documents the caller may not read are all the same 404, then the method's own
+ * object-level permission decides (403).
  */
 import mongoose from "mongoose";
 import { notFound } from "./errors.js";
-import { checkPermissions } from "./permissions.js";
+import { checkObjectPermissions } from "./permissions.js";
 import type { PopulateOption } from "./populate.js";
 import type { Resource } from "./resource.js";
 import type { AnyDocument, CrudMethod, RequestContext } from "./types.js";
@@ -28,6 +29,7 @@ export async function loadDocument(
   populate: PopulateOption[] = [],
 ): Promise<AnyDocument> {
   const validId = assertObjectId(id);
+  const missing = () => notFound(`No ${resource.model.modelName} has the id ${validId}.`);
   const filter: Record<string, unknown> = { _id: validId };
   if (resource.description.softDelete) {
     filter.deleted = { $ne: true };
@@ -37,9 +39,7 @@ export async function loadDocument(
     query = query.populate(option);
   }
   const doc = await query.exec();
-  if (!doc) {
-    throw notFound(`No ${resource.model.modelName} has the id ${validId}.`);
-  }
-  await checkPermissions(resource.options.permissions, method, ctx.user, doc);
+  if (!doc) throw missing();
+  await checkObjectPermissions(resource.options.permissions, method, ctx.user, doc, missing);
   return doc;
 }

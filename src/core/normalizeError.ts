@@ -77,14 +77,10 @@ export function normalizeError(error: unknown): TerrenoError {
   }
   if (error instanceof Error) {
     const code = (error as Error & { code?: unknown }).code;
+    // Duplicate keys are named by the operation that wrote (conflicts.ts), which knows the
+    // model and the caller's view; one that escapes it names nothing.
     if (code === 11000) {
-      const keys = Object.keys((error as Error & { keyPattern?: object }).keyPattern ?? {});
-      return new TerrenoError(
-        "conflict",
-        keys.length > 0
-          ? `A document with the same ${keys.join(", ")} already exists.`
-          : "A document with the same unique value already exists.",
-      );
+      return new TerrenoError("conflict", "A document with the same unique value already exists.");
     }
     if (
       code === 50 ||

@@ -50,20 +50,54 @@ export function isMethodEnabled(permissions: Permissions, method: CrudMethod): b
   return Array.isArray(checks) && checks.length > 0;
 }
 
-/** Throws 405 for a disabled method, 401 for an anonymous caller who fails, 403 otherwise. */
+async function passes(
+  checks: readonly PermissionMethod[],
+  method: CrudMethod,
+  user: User | undefined,
+  obj?: AnyDocument,
+): Promise<boolean> {
+  for (const check of checks) {
+    if (!(await check(method, user, obj))) return false;
+  }
+  return true;
+}
+
+/** Method level, before any document is loaded: 401 for an anonymous caller who fails, 403 otherwise. */
 export async function checkPermissions(
   permissions: Permissions,
   method: CrudMethod,
   user: User | undefined,
-  obj?: AnyDocument,
 ): Promise<void> {
   const checks = permissions[method];
   if (!checks || checks.length === 0) {
     throw methodNotAllowed(method);
   }
-  for (const check of checks) {
-    if (!(await check(method, user, obj))) {
-      throw user ? forbidden() : unauthenticated();
-    }
+  if (!(await passes(checks, method, user))) {
+    throw user ? forbidden() : unauthenticated();
+  }
+}
+
+/**
+ * Object level, on a loaded document. A caller who may not read it is told it does not
+ * exist (`notFoundError`), so ids are no oracle for other users' documents; a caller who
+ * may read it but not change it gets 403. Where reading is disabled altogether, the
+ * method's own checks decide between the document existing for the caller or not.
+ */
+export async function checkObjectPermissions(
+  permissions: Permissions,
+  method: CrudMethod,
+  user: User | undefined,
+  obj: AnyDocument,
+  notFoundError: () => Error,
+): Promise<void> {
+  const readChecks = permissions.read ?? [];
+  const own = permissions[method] ?? [];
+  if (readChecks.length > 0 && !(await passes(readChecks, "read", user, obj))) {
+    throw notFoundError();
+  }
+  if (method === "read") return;
+  if (!(await passes(own, method, user, obj))) {
+    if (readChecks.length === 0) throw notFoundError();
+    throw user ? forbidden() : unauthenticated();
   }
 }

@@ -3,9 +3,8 @@
  * options whose field selects can never pull a hidden field of the referenced model.
  */
 import mongoose from "mongoose";
-import type { HiddenFields } from "../schema/hiddenFields.js";
 import { validationFailed } from "./errors.js";
-import type { PopulatePath } from "./types.js";
+import type { SurfaceView } from "./view.js";
 
 export interface PopulateOption {
   path: string;
@@ -42,14 +41,14 @@ function isSelectFalse(
   return schemaType?.options?.select === false;
 }
 
-/** `requested` undefined means every declared path; an undeclared path is a 400. */
+/** `requested` undefined means every populatable path of the view; any other path is a 400. */
 export function resolvePopulate(
-  declared: readonly PopulatePath[],
+  view: SurfaceView,
   requested: unknown,
-  hidden: HiddenFields,
   model: mongoose.Model<unknown>,
 ): PopulateOption[] {
-  const visible = declared.filter((p) => !hidden.isHidden(p.path));
+  const { hidden } = view;
+  const visible = view.populatable;
   let chosen = visible;
   if (requested !== undefined) {
     const names = typeof requested === "string" ? requested.split(",").filter(Boolean) : requested;

@@ -3,21 +3,23 @@
  * then hand the result to the user's response handler (stripped again after it, so a
  * handler cannot put a hidden field back).
  */
-import { type Resource, surfaceOf } from "./resource.js";
+import type { Resource } from "./resource.js";
 import { serializeDocument } from "./serialize.js";
 import type { AnyDocument, CrudMethod, PlainObject, RequestContext } from "./types.js";
+import type { SurfaceView } from "./view.js";
 
 export async function respond(
   resource: Resource,
+  view: SurfaceView,
   ctx: RequestContext,
   method: CrudMethod,
   docs: AnyDocument | AnyDocument[],
 ): Promise<unknown> {
-  const { hidden } = resource.views[surfaceOf(ctx.transport)];
+  const { hidden } = view;
   const strip = (doc: AnyDocument) => hidden.stripHidden(serializeDocument(doc)) as PlainObject;
   const value = Array.isArray(docs) ? docs.map(strip) : strip(docs);
   const { options } = resource;
-  if (ctx.transport !== "rest" && options.mcp?.mcpResponseHandler) {
+  if (view.surface === "tools" && options.mcp?.mcpResponseHandler) {
     return hidden.stripHidden(await options.mcp.mcpResponseHandler(value, method, ctx.user));
   }
   if (options.responseHandler) {

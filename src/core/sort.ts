@@ -1,14 +1,12 @@
 /**
  * Parses a caller's sort ("-createdAt,title" or `{createdAt: -1}`) into a Mongo sort on
- * visible schema fields only. Hidden fields are refused like unknown ones (no oracle).
+ * the view's sortable paths only. Hidden fields are refused like unknown ones (no oracle).
  */
-import type { HiddenFields } from "../schema/hiddenFields.js";
-import type { ModelDescription } from "../schema/types.js";
 import { type FieldErrors, validationFailed } from "./errors.js";
+import type { SurfaceView } from "./view.js";
 
 export type SortSpec = Record<string, 1 | -1>;
 const MAX_SORT_KEYS = 5;
-const SORTABLE_KINDS = new Set(["string", "number", "boolean", "date", "objectId"]);
 
 function entriesOf(sort: unknown): Array<[string, unknown]> {
   if (typeof sort === "string") {
@@ -30,11 +28,8 @@ function direction(value: unknown): 1 | -1 | undefined {
   return undefined;
 }
 
-export function parseSort(
-  sort: unknown,
-  description: ModelDescription,
-  hidden: HiddenFields,
-): SortSpec | undefined {
+/** Sorts only on the view's sortable paths; anything else (hidden, unknown, array) is one 400. */
+export function parseSort(sort: unknown, view: SurfaceView): SortSpec | undefined {
   if (sort === undefined || sort === null || sort === "") return undefined;
   const entries = entriesOf(sort);
   const errors: FieldErrors = {};
@@ -43,9 +38,8 @@ export function parseSort(
   }
   const spec: SortSpec = {};
   for (const [path, value] of entries) {
-    const field = path === "id" ? description.byPath.get("_id") : description.byPath.get(path);
     const dir = direction(value);
-    if (!field || hidden.isHidden(path) || !SORTABLE_KINDS.has(field.kind)) {
+    if (!view.sortable.includes(path)) {
       errors[`sort.${path}`] = "is not a sortable field";
     } else if (dir === undefined) {
       errors[`sort.${path}`] = "direction must be 1, -1, asc or desc";

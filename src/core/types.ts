@@ -121,8 +121,12 @@ export interface CrudOptions extends CrudHooks {
   responseHandler?: ResponseHandler;
   /** Opt this model in to MCP and AI tools. */
   mcp?: MCPConfig;
-  /** Allow callers with no user (only meaningful where permissions also allow it). */
-  allowAnonymous?: boolean;
+  /**
+   * Whether callers with no user reach the permission checks. `true`/`false` sets every
+   * surface; an object sets REST and the tools (MCP, AI) apart. Default: REST leaves anonymous
+   * callers to the permissions (so `IsAny` serves them), tools refuse them with 401.
+   */
+  allowAnonymous?: boolean | { rest?: boolean; tools?: boolean };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: user model types vary; the core only reads schema metadata.

@@ -1,24 +1,32 @@
 /**
- * Validates a create/update body against the surface's write schema (the same schema MCP
- * advertises), after the structural key checks. System, hidden and read-only fields are
- * absent from that schema, so naming one is refused rather than silently dropped.
+ * Validates a create/update body against the view's write schema (the same schema the tools
+ * advertise), after the structural key checks. System, hidden and read-only fields are
+ * absent from that schema, so naming one is refused rather than silently dropped. This is
+ * the only place a body is validated, whichever surface it came through.
  */
-import { validationFailed } from "./errors.js";
+import { TerrenoError, validationFailed } from "./errors.js";
 import { assertSafeDocumentKeys } from "./inputSafety.js";
-import { type Resource, surfaceOf } from "./resource.js";
-import type { PlainObject, RequestContext } from "./types.js";
+import type { PlainObject } from "./types.js";
+import type { SurfaceView } from "./view.js";
+
+/** What an adapter passes when the transport could not read a body (e.g. a non-JSON content type). */
+export const UNREADABLE_BODY: unique symbol = Symbol("terreno-mcp.unreadableBody");
 
 export function validateBody(
-  resource: Resource,
-  ctx: RequestContext,
+  view: SurfaceView,
   mode: "create" | "update",
   body: unknown,
 ): PlainObject {
+  if (body === UNREADABLE_BODY) {
+    throw new TerrenoError(
+      "unsupported_media_type",
+      "Send the body as JSON (Content-Type: application/json).",
+    );
+  }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw validationFailed("The body must be a JSON object.", { "(root)": "must be an object" });
   }
   assertSafeDocumentKeys(body);
-  const view = resource.views[surfaceOf(ctx.transport)];
   const result = mode === "create" ? view.validateCreate(body) : view.validateUpdate(body);
   if (!result.ok) {
     throw validationFailed(result.message, result.fields);

@@ -7,16 +7,28 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { localhostAllowedOrigins, validateOriginHeader } from "@modelcontextprotocol/server";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { AppContext, McpEndpointOptions, TerrenoPlugin } from "../app/types.js";
-import { TerrenoError } from "../core/errors.js";
+import { TerrenoError, toErrorBody } from "../core/errors.js";
+import { reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
+import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { createDualEraHandler } from "./httpHandler.js";
 import { createServerFactory, type McpCaller } from "./mcpServerFactory.js";
-import type { ToolDefinition } from "./toolDefinitions.js";
 
 export const DEFAULT_MCP_PATH = "/mcp";
 
-function jsonRpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null });
+/** A transport-level failure, from the one error table: its HTTP status and JSON-RPC code. */
+function jsonRpcError(res: Response, error: TerrenoError): void {
+  const body = toErrorBody(error);
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  res.status(error.status).json({
+    jsonrpc: "2.0",
+    error: {
+      code: error.spec.jsonRpc,
+      message: `${body.code}: ${body.detail}`,
+      data: { error: body },
+    },
+    id: null,
+  });
 }
 
 /** Accepts full origins ("https://app.example.com") or bare hostnames. */
@@ -53,19 +65,17 @@ export function mcpPlugin(
   if (options.enabled === false || resources.length === 0) return undefined;
   const path = options.path ?? DEFAULT_MCP_PATH;
   // `tools` (definitions and validators) were built once; requests only construct a light Server.
-  const anonymousAllowed = resources.some((resource) => resource.options.allowAnonymous);
-  const log = (message: string, error: unknown) => console.error(message, error);
+  const anonymousAllowed = resources.some((resource) => resource.views.tools.anonymous);
+  const { logger } = ctx;
   const factory = createServerFactory(
     tools,
     { name: options.name ?? "terreno-mcp", version: options.version ?? "0.1.0" },
-    log,
+    logger,
   );
-  const handler = createDualEraHandler(factory, (error) =>
-    log("terreno-mcp: MCP handler error", error),
-  );
-  const node = toNodeHandler(handler, {
-    onerror: (error) => log("terreno-mcp: MCP adapter error", error),
-  });
+  const report = (operation: string) => (error: unknown) =>
+    reportFailure(logger, normalizeError(error), { surface: "mcp", operation });
+  const handler = createDualEraHandler(factory, report("handler"));
+  const node = toNodeHandler(handler, { onerror: report("adapter") });
   const hostnames = allowedHostnames(options.allowedOrigins);
 
   const checkOrigin = (req: Request, res: Response, next: NextFunction) => {
@@ -73,9 +83,7 @@ export function mcpPlugin(
     if (result.ok) return next();
     jsonRpcError(
       res,
-      403,
-      -32000,
-      "Forbidden: this Origin is not allowed to call the MCP endpoint.",
+      new TerrenoError("forbidden", "This Origin is not allowed to call the MCP endpoint."),
     );
   };
 
@@ -120,7 +128,7 @@ export function mcpPlugin(
         "WWW-Authenticate",
         `Bearer error="invalid_token", error_description="${message.replace(/"/g, "'")}"`,
       );
-      jsonRpcError(res, 401, -32001, `Unauthorized: ${message}`);
+      jsonRpcError(res, error as TerrenoError);
     }
   };
 
@@ -131,22 +139,24 @@ export function mcpPlugin(
     if (!/application\/json|application\/\*|\*\/\*/.test(accept)) {
       return jsonRpcError(
         res,
-        406,
-        -32000,
-        "Not Acceptable: send Accept: application/json, text/event-stream.",
+        new TerrenoError("not_acceptable", "Send Accept: application/json, text/event-stream."),
       );
     }
     if (Array.isArray(req.body)) {
       return jsonRpcError(
         res,
-        400,
-        -32600,
-        "Invalid Request: JSON-RPC batches are not supported; send one request per POST.",
+        new TerrenoError(
+          "invalid_request",
+          "JSON-RPC batches are not supported; send one request per POST.",
+        ),
       );
     }
     // Refused like REST refuses it, rather than silently dropped before the core sees it.
     if (hasProtoKey(req.body)) {
-      return jsonRpcError(res, 400, -32602, 'Invalid params: the key "__proto__" is not allowed.');
+      return jsonRpcError(
+        res,
+        new TerrenoError("validation_failed", 'The key "__proto__" is not allowed.'),
+      );
     }
     next();
   };
@@ -154,8 +164,9 @@ export function mcpPlugin(
   const parseErrors = (error: unknown, _req: Request, res: Response, next: NextFunction) => {
     const type = (error as { type?: string }).type;
     if (type === "entity.parse.failed")
-      return jsonRpcError(res, 400, -32700, "Parse error: the body is not valid JSON.");
-    if (type === "entity.too.large") return jsonRpcError(res, 413, -32600, "Request too large.");
+      return jsonRpcError(res, new TerrenoError("parse_error", "The body is not valid JSON."));
+    if (type === "entity.too.large")
+      return jsonRpcError(res, new TerrenoError("payload_too_large", "The request is too large."));
     next(error);
   };
 
@@ -178,7 +189,10 @@ export function mcpPlugin(
       );
       router.all("/", (_req: Request, res: Response) => {
         res.setHeader("Allow", "POST");
-        jsonRpcError(res, 405, -32000, "Method not allowed: this endpoint is stateless; use POST.");
+        jsonRpcError(
+          res,
+          new TerrenoError("method_not_allowed", "This endpoint is stateless; use POST."),
+        );
       });
       app.use(path, router);
     },

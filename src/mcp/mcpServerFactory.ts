@@ -5,17 +5,16 @@
 import {
   type CallToolResult,
   type McpRequestContext,
-  ProtocolError,
-  ProtocolErrorCode,
   Server,
   type Tool,
 } from "@modelcontextprotocol/server";
 import { TerrenoError } from "../core/errors.js";
+import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { RequestContext, User } from "../core/types.js";
-import { executeTool } from "./executeTool.js";
-import type { ToolDefinition } from "./toolDefinitions.js";
-import { errorResult, successResult } from "./toolResult.js";
+import { executeTool } from "../tools/executeTool.js";
+import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import { errorResult, protocolError, successResult } from "./toolResult.js";
 
 export interface McpCaller {
   user?: User;
@@ -28,11 +27,6 @@ export interface ServerInfo {
   name: string;
   version: string;
 }
-
-export type ErrorLog = (message: string, error: unknown) => void;
-
-/** JSON-RPC implementation-defined server error: a temporary condition, not a fault. */
-const SERVER_UNAVAILABLE = -32000;
 
 export function wireTool(tool: ToolDefinition): Tool {
   return {
@@ -49,10 +43,16 @@ export function wireTool(tool: ToolDefinition): Tool {
 export function createServerFactory(
   tools: readonly ToolDefinition[],
   info: ServerInfo,
-  log: ErrorLog,
+  logger: Logger,
 ) {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listResult = { tools: tools.map(wireTool) };
+
+  function fail(tool: ToolDefinition, error: unknown): CallToolResult {
+    const terrenoError = error instanceof TerrenoError ? error : normalizeError(error);
+    reportFailure(logger, terrenoError, { surface: "mcp", operation: tool.name });
+    return errorResult(terrenoError);
+  }
 
   async function callTool(
     tool: ToolDefinition,
@@ -63,11 +63,7 @@ export function createServerFactory(
     try {
       return successResult(await executeTool(tool, ctx, args));
     } catch (error) {
-      const terrenoError = error instanceof TerrenoError ? error : normalizeError(error);
-      if (terrenoError.code === "internal" || terrenoError.code === "database_unavailable") {
-        log(`terreno-mcp: ${tool.name} failed (${terrenoError.code})`, terrenoError.cause ?? error);
-      }
-      return errorResult(terrenoError);
+      return fail(tool, error);
     }
   }
 
@@ -75,26 +71,20 @@ export function createServerFactory(
     const caller = (ctx.authInfo?.extra?.caller as McpCaller | undefined) ?? { headers: {} };
     const server = new Server(info, { capabilities: { tools: { listChanged: false } } });
     server.setRequestHandler("tools/list", () => {
-      if (caller.failure) {
-        throw new ProtocolError(
-          SERVER_UNAVAILABLE,
-          `${caller.failure.code}: ${caller.failure.message}`,
-        );
-      }
+      if (caller.failure) throw protocolError(caller.failure);
       return listResult;
     });
     server.setRequestHandler("tools/call", (request) => {
       const tool = byName.get(request.params.name);
       if (!tool) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `Unknown tool: ${request.params.name}. Call tools/list for the available tools.`,
+        throw protocolError(
+          new TerrenoError(
+            "unknown_tool",
+            `Unknown tool: ${request.params.name}. Call tools/list for the available tools.`,
+          ),
         );
       }
-      if (caller.failure) {
-        log(`terreno-mcp: ${tool.name} failed (${caller.failure.code})`, caller.failure.cause);
-        return errorResult(caller.failure);
-      }
+      if (caller.failure) return fail(tool, caller.failure);
       return callTool(tool, caller, request.params.arguments);
     });
     return server;

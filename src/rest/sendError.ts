@@ -1,20 +1,16 @@
 /**
- * REST's one error mapping: any thrown value → the documented JSON error body and status.
- * Internal details go to the log, never to the client.
+ * REST's one error mapping: any thrown value → the documented JSON error body and status,
+ * with server faults reported to the app's logger and never to the client.
  */
 import type { NextFunction, Request, Response } from "express";
 import { TerrenoError, toErrorBody } from "../core/errors.js";
+import { consoleLogger, type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
-
-export type ErrorLogger = (message: string, error: unknown) => void;
-
-const defaultLogger: ErrorLogger = (message, error) => console.error(message, error);
 
 interface HttpErrorLike {
   status?: number;
   statusCode?: number;
   type?: string;
-  expose?: boolean;
 }
 
 /** Body-parser and other http-errors style failures carry a status; keep it, drop their text. */
@@ -45,23 +41,34 @@ export function toTerrenoError(error: unknown): TerrenoError {
   return fromHttpError(error) ?? normalizeError(error);
 }
 
-export function sendError(res: Response, error: unknown, log: ErrorLogger = defaultLogger): void {
+/** The logger TerrenoApp registered on the Express app, else the console. */
+export function loggerOf(req: Request | undefined): Logger {
+  const logger: unknown = req?.app?.locals?.terrenoLogger;
+  return (logger as Logger | undefined) ?? consoleLogger;
+}
+
+export function sendError(res: Response, error: unknown, logger: Logger = loggerOf(res.req)): void {
   const terrenoError = toTerrenoError(error);
-  if (terrenoError.code === "internal" || terrenoError.code === "database_unavailable") {
-    log(`terreno-mcp: ${terrenoError.code}`, terrenoError.cause ?? error);
-  }
-  if (terrenoError.code === "unauthenticated") {
+  reportFailure(logger, terrenoError, {
+    surface: "rest",
+    operation: res.req
+      ? `${res.req.method} ${res.req.baseUrl}${res.req.route?.path ?? ""}`
+      : undefined,
+  });
+  if (terrenoError.code === "unauthenticated" && !res.getHeader("WWW-Authenticate")) {
     res.setHeader("WWW-Authenticate", 'Bearer realm="api"');
   }
+  for (const [name, value] of Object.entries(terrenoError.headers ?? {}))
+    res.setHeader(name, value);
   res.status(terrenoError.status).json(toErrorBody(terrenoError));
 }
 
-export function errorMiddleware(log?: ErrorLogger) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
+export function errorMiddleware(logger?: Logger) {
+  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) {
       next(error);
       return;
     }
-    sendError(res, error, log);
+    sendError(res, error, logger ?? loggerOf(req));
   };
 }

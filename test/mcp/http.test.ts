@@ -3,7 +3,7 @@ import { before, describe, test } from "node:test";
 import type { Express } from "express";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { createBetterAuth } from "../../src/auth/betterAuth.js";
+import { betterAuthPlugin, createBetterAuth } from "../../src/auth/betterAuth.js";
 import { IsAny } from "../../src/core/permissions.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
@@ -205,13 +205,8 @@ describe("MCP over raw HTTP", () => {
       trustedOrigins: [ORIGIN],
       logger: { disabled: true },
     });
-    const baApp = new TerrenoApp({
-      userModel: User,
-      auth: {
-        jwt: { secret: JWT_SECRET },
-        betterAuth: { instance: auth, linkUnverifiedEmails: true },
-      },
-    })
+    const baApp = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+      .register(betterAuthPlugin(auth, { userModel: User, linkUnverifiedEmails: true }))
       .register(modelRouter(Todo, todoOptions()))
       .build();
     const signUpRes = await request(baApp)

@@ -692,17 +692,17 @@ const CASES: Case[] = [
   rest(
     "credentials: another user's token reads Bob's todo",
     { method: "GET", path: (fx) => `/todos/${fx.bobTodo}` },
-    { status: 403, code: "forbidden" },
+    { status: 404, code: "not_found" },
   ),
   rest(
     "credentials: another user's token updates Bob's todo",
     { method: "PATCH", path: (fx) => `/todos/${fx.bobTodo}`, body: { title: "pwned" } },
-    { status: 403, code: "forbidden" },
+    { status: 404, code: "not_found" },
   ),
   rest(
     "credentials: another user's token deletes Bob's todo",
     { method: "DELETE", path: (fx) => `/todos/${fx.bobTodo}` },
-    { status: 403, code: "forbidden" },
+    { status: 404, code: "not_found" },
   ),
   rest(
     "credentials: another user's token filters on Bob's ownerId (scoped to nothing)",
@@ -716,17 +716,17 @@ const CASES: Case[] = [
   mcp(
     "credentials: another user's token reads Bob's todo",
     { tool: "todos_read", args: (fx) => ({ id: fx.bobTodo }) },
-    { status: 200, toolCode: "forbidden" },
+    { status: 200, toolCode: "not_found" },
   ),
   mcp(
     "credentials: another user's token updates Bob's todo",
     { tool: "todos_update", args: (fx) => ({ id: fx.bobTodo, title: "pwned" }) },
-    { status: 200, toolCode: "forbidden" },
+    { status: 200, toolCode: "not_found" },
   ),
   mcp(
     "credentials: another user's token deletes Bob's todo",
     { tool: "todos_delete", args: (fx) => ({ id: fx.bobTodo }) },
-    { status: 200, toolCode: "forbidden" },
+    { status: 200, toolCode: "not_found" },
   ),
   ...(["expired", "forged", "algNone", "refreshAsAccess"] as const).flatMap((as): Case[] => [
     rest(

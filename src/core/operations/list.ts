@@ -1,13 +1,14 @@
 /** list: permission → filter (caller's, defaults, queryFilter, soft delete) → page → populate → respond. */
+
+import { authorize } from "../authorize.js";
 import { validationFailed } from "../errors.js";
 import { buildFilter } from "../filter.js";
 import { assertNoForbiddenKeys } from "../inputSafety.js";
-import { checkPermissions } from "../permissions.js";
 import { resolvePopulate } from "../populate.js";
-import { DEFAULT_LIMIT, maxLimitFor, type Resource, surfaceOf } from "../resource.js";
+import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
-import { parseSort } from "../sort.js";
-import type { PlainObject, RequestContext } from "../types.js";
+import { parseSort, type SortSpec } from "../sort.js";
+import type { CrudOptions, PlainObject, RequestContext } from "../types.js";
 
 export interface ListInput {
   filter?: PlainObject;
@@ -37,31 +38,37 @@ function positiveInteger(value: unknown, name: string, fallback: number): number
   return number;
 }
 
+/** The router's own default sort is configuration, trusted like defaultQueryParams. */
+function defaultSort(sort: CrudOptions["sort"]): SortSpec {
+  if (!sort) return {};
+  if (typeof sort !== "string") return { ...sort };
+  const spec: SortSpec = {};
+  for (const part of sort
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const desc = part.startsWith("-");
+    const path = part.replace(/^[-+]/, "");
+    spec[path === "id" ? "_id" : path] = desc ? -1 : 1;
+  }
+  return spec;
+}
+
 export async function list(
   resource: Resource,
   ctx: RequestContext,
   input: ListInput = {},
 ): Promise<ListResult> {
   const { options, description, model } = resource;
-  await checkPermissions(options.permissions, "list", ctx.user);
+  const view = await authorize(resource, ctx, "list");
   assertNoForbiddenKeys(input, "request");
 
-  const surface = surfaceOf(ctx.transport);
-  const { hidden } = resource.views[surface];
-  const maxLimit = maxLimitFor(resource, surface);
-  const limit = Math.min(
-    positiveInteger(input.limit, "limit", options.defaultLimit ?? DEFAULT_LIMIT),
-    maxLimit,
-  );
+  const limit = Math.min(positiveInteger(input.limit, "limit", view.defaultLimit), view.maxLimit);
   const page = positiveInteger(input.page, "page", 1);
-  const sort = parseSort(input.sort ?? options.sort, description, hidden) ?? {};
-  const populate = resolvePopulate(options.populatePaths ?? [], input.populate, hidden, model);
+  const sort = parseSort(input.sort, view) ?? defaultSort(options.sort);
+  const populate = resolvePopulate(view, input.populate, model);
 
-  const callerFilter = buildFilter(input.filter ?? {}, {
-    description,
-    hidden,
-    queryFields: options.queryFields ?? [],
-  });
+  const callerFilter = buildFilter(input.filter ?? {}, { description, view });
   // Defaults are trusted configuration, so they skip the caller allowlist but not coercion rules.
   const filter: PlainObject = { ...(options.defaultQueryParams ?? {}), ...callerFilter };
   if (options.queryFilter) {
@@ -88,6 +95,6 @@ export async function list(
     query.exec(),
     model.countDocuments(filter).maxTimeMS(LIST_MAX_TIME_MS).exec(),
   ]);
-  const data = (await respond(resource, ctx, "list", docs)) as unknown[];
+  const data = (await respond(resource, view, ctx, "list", docs)) as unknown[];
   return { data, page, limit, total, more: (page - 1) * limit + docs.length < total };
 }

@@ -1,8 +1,8 @@
-/** read: permission → load (404) → object permission → populate → respond. */
+/** read: authorize → load (404 when missing or not readable) → populate → respond. */
+import { authorize } from "../authorize.js";
 import { loadDocument } from "../loadDocument.js";
-import { checkPermissions } from "../permissions.js";
 import { resolvePopulate } from "../populate.js";
-import { type Resource, surfaceOf } from "../resource.js";
+import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import type { RequestContext } from "../types.js";
 
@@ -16,10 +16,8 @@ export async function read(
   ctx: RequestContext,
   input: ReadInput,
 ): Promise<unknown> {
-  const { options, model } = resource;
-  await checkPermissions(options.permissions, "read", ctx.user);
-  const { hidden } = resource.views[surfaceOf(ctx.transport)];
-  const populate = resolvePopulate(options.populatePaths ?? [], input.populate, hidden, model);
+  const view = await authorize(resource, ctx, "read");
+  const populate = resolvePopulate(view, input.populate, resource.model);
   const doc = await loadDocument(resource, ctx, "read", input.id, populate);
-  return respond(resource, ctx, "read", doc);
+  return respond(resource, view, ctx, "read", doc);
 }

@@ -1,7 +1,8 @@
-/** delete: permission → load → object permission → preDelete → soft or hard delete → postDelete. */
+/** delete: authorize → load (404 when not readable, 403 when not deletable) → preDelete → soft or hard delete → postDelete. */
+
+import { authorize } from "../authorize.js";
 import { forbidden } from "../errors.js";
 import { loadDocument } from "../loadDocument.js";
-import { checkPermissions } from "../permissions.js";
 import type { Resource } from "../resource.js";
 import type { RequestContext } from "../types.js";
 
@@ -20,7 +21,7 @@ export async function remove(
   input: DeleteInput,
 ): Promise<DeleteResult> {
   const { options, description } = resource;
-  await checkPermissions(options.permissions, "delete", ctx.user);
+  await authorize(resource, ctx, "delete");
   const doc = await loadDocument(resource, ctx, "delete", input.id);
   if (options.preDelete && (await options.preDelete(doc, ctx)) === null) {
     throw forbidden("This document may not be deleted.");

@@ -1,10 +1,14 @@
-/** update: permission → load → object permission → validate → preUpdate → save → postUpdate → respond. */
+/**
+ * update: authorize → load (404 when not readable, 403 when not changeable) → validate →
+ * preUpdate → save → postUpdate → populate in place → respond. Nothing after the save
+ * re-authorizes.
+ */
+import { authorize } from "../authorize.js";
 import { withConflictDetail } from "../conflicts.js";
 import { forbidden } from "../errors.js";
 import { loadDocument } from "../loadDocument.js";
-import { checkPermissions } from "../permissions.js";
 import { resolvePopulate } from "../populate.js";
-import { type Resource, surfaceOf } from "../resource.js";
+import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import type { RequestContext } from "../types.js";
 import { validateBody } from "../validateBody.js";
@@ -21,11 +25,10 @@ export async function update(
   input: UpdateInput,
 ): Promise<unknown> {
   const { options, model } = resource;
-  await checkPermissions(options.permissions, "update", ctx.user);
-  const { hidden } = resource.views[surfaceOf(ctx.transport)];
-  const populate = resolvePopulate(options.populatePaths ?? [], input.populate, hidden, model);
+  const view = await authorize(resource, ctx, "update");
+  const populate = resolvePopulate(view, input.populate, model);
   const doc = await loadDocument(resource, ctx, "update", input.id);
-  let body = validateBody(resource, ctx, "update", input.body);
+  let body = validateBody(view, "update", input.body);
   if (options.preUpdate) {
     const changed = await options.preUpdate(body, ctx);
     if (changed === null) throw forbidden("This document may not be updated.");
@@ -33,11 +36,8 @@ export async function update(
   }
   const prevDoc = doc.toObject();
   doc.set(body);
-  await withConflictDetail(resource, () => doc.save());
+  await withConflictDetail(resource, view, () => doc.save());
   await options.postUpdate?.(doc, body, ctx, prevDoc);
-  const loaded =
-    populate.length > 0
-      ? await loadDocument(resource, ctx, "read", String(doc._id), populate)
-      : doc;
-  return respond(resource, ctx, "update", loaded);
+  if (populate.length > 0) await doc.populate(populate);
+  return respond(resource, view, ctx, "update", doc);
 }

@@ -2,10 +2,9 @@
  * Titles and descriptions a model reads to pick and call a tool: what it does, the visible
  * fields with their types, what can be filtered and sorted, and the limits.
  */
-import { maxLimitFor, type Resource } from "../core/resource.js";
+import type { Resource } from "../core/resource.js";
 import type { CrudMethod } from "../core/types.js";
 import type { FieldDescriptor, JsonSchema } from "../schema/types.js";
-import { sortableFields, visibleQueryFields } from "./listInputSchema.js";
 
 function typeLabel(field: FieldDescriptor): string {
   if (field.kind === "objectId") return field.ref ? `id of a ${field.ref}` : "id";
@@ -46,15 +45,14 @@ export function describeTool(resource: Resource, method: CrudMethod, input: Json
   const summary = resource.options.mcp?.description ?? visibleFieldSummary(resource);
   switch (method) {
     case "list": {
-      const filterable = visibleQueryFields(resource);
-      const max = maxLimitFor(resource, "tools");
+      const { filterable, sortable, maxLimit: max } = resource.views.tools;
       return [
         `List ${name} documents you may see, as {data, page, limit, total, more}.`,
         summary,
         filterable.length > 0
           ? `Filter on: ${filterable.join(", ")} (a value, or operators such as {"$gte": 3}; each filter property lists its operators).`
           : "No fields can be filtered.",
-        `Sort on: ${sortableFields(resource).join(", ")}. At most ${max} per page.`,
+        `Sort on: ${sortable.join(", ")}. At most ${max} per page.`,
       ]
         .filter(Boolean)
         .join(" ");

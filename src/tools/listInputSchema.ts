@@ -1,49 +1,19 @@
 /**
- * The list tool's input schema: a `filter` object over the visible query fields (each a value
- * or an allowlisted operator object), `sort` restricted by pattern to visible fields, `page`,
- * `limit` and `populate`.
+ * The list tool's input schema, read from the tools view the core enforces: a `filter` object
+ * over the filterable fields (each a value or an allowlisted operator object), `sort`
+ * restricted by pattern to the sortable paths, `page`, `limit` and `populate`.
  */
 import type { Resource } from "../core/resource.js";
-import { DEFAULT_LIMIT, maxLimitFor } from "../core/resource.js";
 import { filterValueSchema } from "../schema/jsonSchema.js";
 import { allowedOperators } from "../schema/operators.js";
 import type { JsonSchema } from "../schema/types.js";
-
-const SORTABLE = new Set(["string", "number", "boolean", "date", "objectId"]);
 
 function escapeRegex(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-export function visibleQueryFields(resource: Resource): string[] {
-  const { hidden } = resource.views.tools;
-  return (resource.options.queryFields ?? []).filter(
-    (path) => resource.description.byPath.has(path) && !hidden.isHidden(path),
-  );
-}
-
-export function sortableFields(resource: Resource): string[] {
-  const { hidden } = resource.views.tools;
-  return [...resource.description.byPath.entries()]
-    .filter(
-      ([path, field]) =>
-        SORTABLE.has(field.kind) &&
-        !hidden.isHidden(path) &&
-        path !== "__v" &&
-        !path.includes(".$"),
-    )
-    .map(([path]) => (path === "_id" ? "id" : path));
-}
-
-export function populatablePaths(resource: Resource): string[] {
-  const { hidden } = resource.views.tools;
-  return (resource.options.populatePaths ?? [])
-    .map((p) => p.path)
-    .filter((p) => !hidden.isHidden(p));
-}
-
 export function populateSchema(resource: Resource): JsonSchema | undefined {
-  const paths = populatablePaths(resource);
+  const paths = resource.views.tools.populatable.map((p) => p.path);
   if (paths.length === 0) return undefined;
   return {
     type: "array",
@@ -54,7 +24,8 @@ export function populateSchema(resource: Resource): JsonSchema | undefined {
 
 export function listInputSchema(resource: Resource): JsonSchema {
   const filterProperties: Record<string, JsonSchema> = {};
-  for (const path of visibleQueryFields(resource)) {
+  const view = resource.views.tools;
+  for (const path of view.filterable) {
     const field = resource.description.byPath.get(path);
     if (!field) continue;
     const schema = filterValueSchema(field);
@@ -64,10 +35,8 @@ export function listInputSchema(resource: Resource): JsonSchema {
         `${schema.description ?? ""} Operators: ${allowedOperators(field).join(", ")}.`.trim(),
     };
   }
-  const sortable = sortableFields(resource);
+  const { sortable, maxLimit, defaultLimit } = view;
   const fieldAlternatives = sortable.map(escapeRegex).join("|");
-  const maxLimit = maxLimitFor(resource, "tools");
-  const defaultLimit = Math.min(resource.options.defaultLimit ?? DEFAULT_LIMIT, maxLimit);
   const properties: Record<string, JsonSchema> = {};
   if (Object.keys(filterProperties).length > 0) {
     properties.filter = {

@@ -1,15 +1,11 @@
 /**
- * Runs a tool for a caller: validate the arguments against the tool's schema, then call the
- * same core operation REST uses. Shared by the MCP endpoint and the AI SDK adapter.
+ * Runs a tool for a caller: check the call's parameters, then call the same core operation
+ * REST uses. Bodies are validated once, by the core. Shared by the MCP endpoint and the AI
+ * SDK adapter.
  */
-
-import {
-  type FieldErrors,
-  type TerrenoError,
-  unauthenticated,
-  validationFailed,
-} from "../core/errors.js";
+import { type FieldErrors, type TerrenoError, validationFailed } from "../core/errors.js";
 import { create, list, read, remove, runOperation, update } from "../core/index.js";
+import { assertNoForbiddenKeys } from "../core/inputSafety.js";
 import type { PlainObject, RequestContext } from "../core/types.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
 
@@ -20,19 +16,24 @@ export function invalidArguments(toolName: string, fields: FieldErrors): Terreno
   return validationFailed(`Invalid arguments for ${toolName}.`, fields);
 }
 
+function argumentsOf(tool: ToolDefinition, args: unknown): PlainObject {
+  if (args === undefined || args === null) return {};
+  if (typeof args !== "object" || Array.isArray(args)) {
+    throw invalidArguments(tool.name, { "(root)": "must be an object" });
+  }
+  return args as PlainObject;
+}
+
 export function executeTool(
   tool: ToolDefinition,
   ctx: RequestContext,
   args: unknown,
 ): Promise<ToolOutput> {
   return runOperation(async () => {
-    // Tools serve anonymous callers only where the model opts in, whatever REST allows.
-    if (!ctx.user && !tool.resource.options.allowAnonymous) {
-      throw unauthenticated(`${tool.name} needs an authenticated caller.`);
-    }
-    const input = (args ?? {}) as PlainObject;
-    const checked = tool.validate(input);
-    if (!checked.ok) throw invalidArguments(tool.name, checked.fields);
+    const input = argumentsOf(tool, args);
+    assertNoForbiddenKeys(input, "arguments");
+    const checked = tool.validate?.(input);
+    if (checked && !checked.ok) throw invalidArguments(tool.name, checked.fields);
     const { resource } = tool;
     switch (tool.method) {
       case "list": {
@@ -53,6 +54,7 @@ export function executeTool(
         return { data: await create(resource, ctx, { body: input }) };
       case "update": {
         const { id, ...body } = input;
+        if (typeof id !== "string") throw invalidArguments(tool.name, { id: "is required" });
         return { data: await update(resource, ctx, { id, body }) };
       }
       case "delete":

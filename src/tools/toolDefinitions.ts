@@ -3,17 +3,14 @@
  * endpoint and the AI SDK adapter: names, descriptions, annotations, input and output
  * schemas, and compiled argument validators.
  */
-import { isMethodEnabled } from "../core/permissions.js";
 import type { Resource } from "../core/resource.js";
-import type { CrudMethod } from "../core/types.js";
+import { CRUD_METHODS, type CrudMethod } from "../core/types.js";
 import type { JsonSchema } from "../schema/types.js";
 import { compileValidator, type Validator } from "../schema/validator.js";
 import { describeTool, toolTitle } from "./describeTool.js";
 import { listInputSchema, populateSchema } from "./listInputSchema.js";
 import { defaultToolPrefix, toolName } from "./naming.js";
 import { toolOutputSchema } from "./outputSchemas.js";
-
-export const DEFAULT_MCP_METHODS: readonly CrudMethod[] = ["list", "read"];
 
 export interface ToolAnnotations {
   title: string;
@@ -32,7 +29,11 @@ export interface ToolDefinition {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
-  validate: Validator;
+  /**
+   * Checks the call's parameters (list, read, delete). Bodies of create and update are
+   * checked once, by the core, against the same view schema this tool advertises.
+   */
+  validate?: Validator;
 }
 
 const ID_SCHEMA: JsonSchema = {
@@ -74,6 +75,8 @@ function inputSchemaFor(resource: Resource, method: CrudMethod): JsonSchema {
   }
 }
 
+const BODY_METHODS: ReadonlySet<CrudMethod> = new Set(["create", "update"]);
+
 const ANNOTATIONS: Record<CrudMethod, Omit<ToolAnnotations, "title">> = {
   list: { readOnlyHint: true, openWorldHint: false },
   read: { readOnlyHint: true, openWorldHint: false },
@@ -86,25 +89,22 @@ export function toolDefinitionsFor(resource: Resource): ToolDefinition[] {
   const config = resource.options.mcp;
   if (!config) return [];
   const prefix = config.toolPrefix ?? defaultToolPrefix(resource.model.modelName);
-  const methods = config.methods ?? DEFAULT_MCP_METHODS;
-  // A method REST disables never becomes a tool.
-  return methods
-    .filter((method) => isMethodEnabled(resource.options.permissions, method))
-    .map((method) => {
-      const inputSchema = inputSchemaFor(resource, method);
-      const title = toolTitle(resource, method);
-      return {
-        name: toolName(prefix, method),
-        title,
-        description: describeTool(resource, method, inputSchema),
-        method,
-        resource,
-        inputSchema,
-        outputSchema: toolOutputSchema(resource, method),
-        annotations: { title, ...ANNOTATIONS[method] },
-        validate: compileValidator(inputSchema),
-      };
-    });
+  // The tools view holds the methods that are both opted in and enabled.
+  return CRUD_METHODS.filter((method) => resource.views.tools.methods.has(method)).map((method) => {
+    const inputSchema = inputSchemaFor(resource, method);
+    const title = toolTitle(resource, method);
+    return {
+      name: toolName(prefix, method),
+      title,
+      description: describeTool(resource, method, inputSchema),
+      method,
+      resource,
+      inputSchema,
+      outputSchema: toolOutputSchema(resource, method),
+      annotations: { title, ...ANNOTATIONS[method] },
+      ...(BODY_METHODS.has(method) ? {} : { validate: compileValidator(inputSchema) }),
+    };
+  });
 }
 
 /** All tools of these resources, sorted by name; duplicate names fail loudly at start-up. */
