@@ -19,8 +19,15 @@ function uniqueFields(resource: Resource): string[] {
   return [...fields];
 }
 
+/**
+ * MongoDB reports a duplicate key as code 11000; FerretDB's SQLite backend reports one on an
+ * update as its own "UNIQUE constraint failed" error, so both are recognised here.
+ */
 export function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 11000;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === 11000 || (typeof message === "string" && /UNIQUE constraint failed/.test(message))
+  );
 }
 
 /** The 409 for a duplicate key on `resource`, in the words the caller's view allows. */

@@ -131,6 +131,9 @@ async function execute(tools: ToolSet, name: string, input: unknown, context?: u
 
 const dataOf = (output: unknown) => (output as { data: Record<string, unknown> }).data;
 
+// Permissions, hidden fields, filters, limits, validation, conflicts and internal errors are
+// asserted once for every surface in test/contract (with getMCPTools executed directly and
+// through generateText); this file keeps AI SDK specifics.
 describe("getMCPTools", () => {
   let app: TerrenoApp;
   let server: Listening;
@@ -150,8 +153,7 @@ describe("getMCPTools", () => {
   });
   after(() => server.close());
 
-  test("generateText: list → create → read (id from the create result) → text", async (t) => {
-    const started = performance.now();
+  test("generateText: list → create → read (id from the create result) → text", async () => {
     const title = `ai loop ${Date.now()}`;
     let createdId = "";
     const model = generatingModel([
@@ -200,7 +202,6 @@ describe("getMCPTools", () => {
     assert.deepEqual(hookCalls, ["preCreate:ai", "postCreate"]);
     // Hidden (excluded) fields never reach the model.
     assert.equal("internalNote" in dataOf(created?.output), false);
-    t.diagnostic(`generateText loop: ${(performance.now() - started).toFixed(1)} ms`);
   });
 
   test("streamText: the same loop over a streaming model, caller bound with `user`", async () => {
@@ -267,7 +268,7 @@ describe("getMCPTools", () => {
     assert.equal("ownerId" in properties, false);
   });
 
-  test("invalid arguments are rejected before execute; the model reads MCP's message", async () => {
+  test("invalid arguments are refused once, by the pipeline; the model reads MCP's text", async () => {
     const before = await Todo.countDocuments();
     hookCalls.length = 0;
     let shown: { type: string; value: unknown } | undefined;
@@ -286,41 +287,32 @@ describe("getMCPTools", () => {
     });
 
     assert.equal(await Todo.countDocuments(), before, "nothing written");
-    assert.deepEqual(hookCalls, [], "execute (and the pipeline) never ran");
+    assert.deepEqual(hookCalls, [], "refused before any hook ran");
     const [first] = result.steps;
-    assert.deepEqual(first?.toolResults, []);
-    const call = first?.toolCalls[0];
-    assert.equal(call?.toolName, "todos_create");
-    assert.equal(call && "invalid" in call && call.invalid, true);
-    const toolErrors = first?.content.filter((part) => part.type === "tool-error") ?? [];
-    assert.equal(toolErrors.length, 1);
-    // ai@6 reports an InvalidToolInputError; for the step content it keeps the message only.
-    const message = String(toolErrors[0]?.error);
-    assert.match(message, /^Invalid input for tool todos_create: Type validation failed/);
+    assert.equal(first?.toolCalls[0]?.toolName, "todos_create");
+    const output = first?.toolResults[0]?.output as { error?: { code: string } } | undefined;
+    assert.equal(output?.error?.code, "validation_failed");
 
-    // MCP's own text for the same call, over HTTP, is inside what the model read.
+    // MCP's own text for the same call, over HTTP, is exactly what the model read.
     const client = await connectClient("v2-auto", server.url, alice.token);
     const mcp = await client.callTool("todos_create", { title: 123 });
     await client.close();
     assert.equal(mcp.isError, true);
     const mcpText = mcp.content[0]?.text ?? "";
-    assert.match(mcpText, /^validation_failed: Invalid arguments for todos_create\. /);
+    assert.match(mcpText, /^validation_failed: Invalid input: title must be a string\. /);
     assert.equal(shown?.type, "error-text");
-    assert.ok(String(shown?.value).endsWith(mcpText), String(shown?.value));
-    assert.ok(message.endsWith(mcpText));
+    assert.equal(String(shown?.value), mcpText);
     assert.deepEqual(toolError(mcp).fields, { title: "must be a string" });
   });
 
-  test("another user's document is refused as a result, with MCP's code and text", async () => {
-    const aliceTodo = dataOf(
-      await execute(getMCPTools({ app }), "todos_create", { title: "alice only" }, aliceUser),
-    );
+  test("a refusal is a result with MCP's body, shown to the model as MCP's error text", async () => {
+    const missing = "0123456789abcdef01234567";
     let shown: { type: string; value: unknown } | undefined;
     const model = generatingModel([
-      () => ({ calls: [["todos_read", { id: aliceTodo.id }]] }),
+      () => ({ calls: [["todos_read", { id: missing }]] }),
       (prompt) => {
         shown = lastToolOutputs(prompt)[0];
-        return { text: "not allowed" };
+        return { text: "not there" };
       },
     ]);
     const result = await generateText({
@@ -331,37 +323,15 @@ describe("getMCPTools", () => {
       stopWhen: stepCountIs(3),
     });
     const output = result.steps[0]?.toolResults[0]?.output as { error: Record<string, unknown> };
-    assert.deepEqual(output, {
-      error: {
-        status: 403,
-        title: "Forbidden",
-        detail: "You do not have permission to perform this action.",
-        code: "forbidden",
-      },
-    });
-    assert.doesNotMatch(JSON.stringify(result.steps), /alice only"/);
+    assert.equal(output.error.code, "not_found");
 
     const client = await connectClient("v2-auto", server.url, bob.token);
-    const mcp = await client.callTool("todos_read", { id: aliceTodo.id });
+    const mcp = await client.callTool("todos_read", { id: missing });
     await client.close();
     assert.equal(mcp.isError, true);
     assert.deepEqual(toolError(mcp), output.error);
     // The model reads MCP's text as an error result (providers flag it as a tool error).
     assert.deepEqual(shown, { type: "error-text", value: mcp.content[0]?.text });
-
-    // Bob's list does not contain Alice's todo; his update and delete are refused too.
-    const bobTools = getMCPTools({ app, user: bobUser });
-    const listed = await execute(bobTools, "todos_list", {});
-    assert.equal(
-      (listed.data as Array<{ id: string }>).some((t) => t.id === aliceTodo.id),
-      false,
-    );
-    const update = await execute(bobTools, "todos_update", { id: aliceTodo.id, title: "pwned" });
-    assert.equal((update.error as { code: string }).code, "forbidden");
-    const del = await execute(bobTools, "todos_delete", { id: aliceTodo.id });
-    assert.equal((del.error as { code: string }).code, "forbidden");
-    const stored = await Todo.findById(aliceTodo.id).lean<{ title: string; deleted: boolean }>();
-    assert.deepEqual([stored?.title, stored?.deleted], ["alice only", false]);
   });
 
   test("the caller: `user`, then experimental_context (User or {user}), else anonymous", async () => {
@@ -370,7 +340,7 @@ describe("getMCPTools", () => {
     assert.equal((anonymous.error as { code: string }).code, "unauthenticated");
     assert.equal(
       (anonymous.error as { detail: string }).detail,
-      "todos_list needs an authenticated caller.",
+      "Authentication is required for this request.",
     );
     for (const context of [aliceUser, { user: aliceUser }, { user: aliceUser, id: 7 }]) {
       const listed = await execute(tools, "todos_list", {}, context);
@@ -384,26 +354,6 @@ describe("getMCPTools", () => {
     const bound = getMCPTools({ app, user: bobUser });
     const mine = dataOf(await execute(bound, "todos_create", { title: "bob's" }, aliceUser));
     assert.equal((mine.ownerId as { id: string }).id, bob.userId);
-  });
-
-  test("not found and conflict come back as results with MCP's codes", async () => {
-    const tools = getMCPTools({ app, user: aliceUser });
-    const missing = await execute(tools, "todos_read", { id: "0123456789abcdef01234567" });
-    assert.equal((missing.error as { code: string }).code, "not_found");
-    assert.equal((missing.error as { status: number }).status, 404);
-    const name = `apple ${Date.now()}`;
-    await Food.create({ name });
-    // The shared app exposes only foods_list/read; a conflict needs foods_create.
-    const conflictApp = new TerrenoApp().register(
-      modelRouter(Food, foodOptions({ mcp: { methods: ["create"] } })),
-    );
-    const conflict = await execute(
-      getMCPTools({ app: conflictApp, user: aliceUser }),
-      "foods_create",
-      { name },
-    );
-    assert.equal((conflict.error as { code: string }).code, "conflict");
-    assert.equal((conflict.error as { status: number }).status, 409);
   });
 
   test("internal errors: a fixed `internal` result, the cause only in the log", async () => {
@@ -426,9 +376,9 @@ describe("getMCPTools", () => {
         },
       });
       assert.equal(logged.mock.callCount(), 1);
-      const [message, cause] = logged.mock.calls[0]?.arguments ?? [];
+      const [message, logged0] = logged.mock.calls[0]?.arguments ?? [];
       assert.match(String(message), /todos_create failed \(internal\)/);
-      assert.match(String((cause as Error).message), /hunter2/);
+      assert.match(String((logged0 as { err: Error }).err.message), /hunter2/);
     } finally {
       logged.mock.restore();
     }
@@ -521,12 +471,11 @@ describe("getMCPTools", () => {
     const toolMessage = tampered.response.messages.find((m) => m.role === "tool");
     const part = toolMessage?.role === "tool" ? toolMessage.content[0] : undefined;
     assert.ok(part?.type === "tool-result" && part.output.type === "error-text");
-    assert.match(part.output.value, /^Invalid input for tool todos_create: /);
-    assert.match(part.output.value, /validation_failed: Invalid arguments for todos_create/);
+    assert.match(part.output.value, /^validation_failed: Invalid input: /);
     assert.equal(await Todo.countDocuments(), count);
   });
 
-  test("execute validates too: inputs that skip the SDK's check are refused", async () => {
+  test("execute validates: a direct call with bad input is refused and writes nothing", async () => {
     const tools = getMCPTools({ app, user: aliceUser });
     const count = await Todo.countDocuments();
     const output = await execute(tools, "todos_create", { title: 123, ownerId: bob.userId });
@@ -534,7 +483,7 @@ describe("getMCPTools", () => {
       error: {
         status: 400,
         title: "Validation Failed",
-        detail: "Invalid arguments for todos_create.",
+        detail: "Invalid input: ownerId is not an allowed field; title must be a string.",
         code: "validation_failed",
         fields: { ownerId: "is not an allowed field", title: "must be a string" },
       },
@@ -608,7 +557,7 @@ describe("getMCPTools", () => {
     }
   });
 
-  test("built once: context-bound tools are shared; per-request user binding is cheap", (t) => {
+  test("built once: context-bound tools are shared; a user-bound tool reuses the schema", () => {
     const a = getMCPTools({ app });
     const b = getMCPTools({ app, include: { methods: ["read"] } });
     assert.equal(a.todos_read, b.todos_read, "same tool object across calls");
@@ -616,18 +565,6 @@ describe("getMCPTools", () => {
     const bound = getMCPTools({ app, user: aliceUser });
     assert.notEqual(bound.todos_read, a.todos_read);
     assert.equal(bound.todos_read?.inputSchema, a.todos_read?.inputSchema, "schema reused");
-
-    const rounds = 2000;
-    let started = performance.now();
-    for (let i = 0; i < rounds; i++) getMCPTools({ app, user: { id: String(i) } });
-    const perCallBound = ((performance.now() - started) / rounds) * 1000;
-    started = performance.now();
-    for (let i = 0; i < rounds; i++) getMCPTools({ app });
-    const perCallShared = ((performance.now() - started) / rounds) * 1000;
-    t.diagnostic(
-      `getMCPTools (7 tools): ${perCallBound.toFixed(1)} µs/call with a user, ${perCallShared.toFixed(1)} µs/call context-bound`,
-    );
-    assert.ok(perCallBound < 1000, `${perCallBound} µs per call`);
   });
 });
 

@@ -12,45 +12,39 @@ import {
   type McpTestClient,
   toolError,
 } from "../helpers/mcpClients.js";
-import { Todo } from "../helpers/models.js";
 import { buildRestApp, hookCalls } from "../helpers/restApp.js";
 
 useTestDatabase("mcp_exec");
 
 const HIDDEN = "TOP-SECRET-INTERNAL-NOTE";
 
+// Permissions (404 for other users' documents), hidden fields, filters, limits, validation,
+// conflicts and internal errors are asserted once for every surface and client in
+// test/contract; this file keeps the MCP result envelope and REST/MCP parity.
 describe("MCP tool execution", () => {
   let app: Express;
   let server: Listening;
   let alice: TestUser;
-  let bob: TestUser;
-  let aliceTodoId: string;
 
   before(async () => {
     app = buildRestApp();
     server = await listen(app);
     alice = await signUp(app, "alice");
-    bob = await signUp(app, "bob");
-    const created = await request(app)
+    await request(app)
       .post("/todos")
       .set(bearer(alice))
-      .send({ title: "alice's plan", internalNote: HIDDEN, priority: 2 });
-    aliceTodoId = created.body.data.id;
+      .send({ title: "alice's plan", internalNote: HIDDEN, priority: 2 })
+      .expect(201);
   });
   after(() => server.close());
 
   for (const kind of CLIENT_KINDS) {
     describe(`with the ${kind} client`, () => {
       let asAlice: McpTestClient;
-      let asBob: McpTestClient;
       before(async () => {
         asAlice = await connectClient(kind, server.url, alice.token);
-        asBob = await connectClient(kind, server.url, bob.token);
       });
-      after(async () => {
-        await asAlice.close();
-        await asBob.close();
-      });
+      after(() => asAlice.close());
 
       test("create, read, update, list and delete succeed with structuredContent and a text copy", async () => {
         const created = await asAlice.callTool("todos_create", {
@@ -91,104 +85,11 @@ describe("MCP tool execution", () => {
         assert.equal(toolError(gone).code, "not_found");
       });
 
-      test("user B can never read, update or delete user A's todo", async () => {
-        for (const [name, args] of [
-          ["todos_read", { id: aliceTodoId }],
-          ["todos_update", { id: aliceTodoId, title: "pwned" }],
-          ["todos_delete", { id: aliceTodoId }],
-        ] as const) {
-          const result = await asBob.callTool(name, args);
-          assert.equal(result.isError, true, name);
-          assert.equal(toolError(result).code, "forbidden", name);
-          assert.doesNotMatch(JSON.stringify(result), /alice's plan/);
-        }
-        const stored = (await Todo.findById(aliceTodoId).lean()) as {
-          title: string;
-          deleted: boolean;
-        } | null;
-        assert.equal(stored?.title, "alice's plan");
-        assert.equal(stored?.deleted, false);
-        const list = await asBob.callTool("todos_list", { filter: { ownerId: alice.userId } });
-        assert.equal(
-          (list.structuredContent as { total: number }).total,
-          0,
-          "queryFilter scopes MCP lists",
-        );
-      });
-
-      test("invalid arguments are an isError result naming the path", async () => {
-        const result = await asAlice.callTool("todos_create", { title: 42, priority: 9 });
-        assert.equal(result.isError, true);
-        const error = toolError(result);
-        assert.equal(error.code, "validation_failed");
-        assert.ok(error.fields?.title);
-        assert.ok(error.fields?.priority);
+      test("a missing id is an isError result naming id", async () => {
         const missingId = await asAlice.callTool("todos_read", {});
+        assert.equal(missingId.isError, true);
+        assert.equal(toolError(missingId).code, "validation_failed");
         assert.equal(toolError(missingId).fields?.id, "is required");
-        const badId = await asAlice.callTool("todos_read", { id: "0123456789abcdef01234567" });
-        assert.equal(toolError(badId).code, "not_found");
-      });
-
-      test("hidden fields never appear in results, populated documents or errors", async () => {
-        const read = await asAlice.callTool("todos_read", { id: aliceTodoId });
-        const text = JSON.stringify(read);
-        assert.doesNotMatch(text, new RegExp(HIDDEN));
-        assert.doesNotMatch(text, /internalNote|passwordHash/);
-        const data = (read.structuredContent as { data: { ownerId: { name: string } } }).data;
-        assert.equal(data.ownerId.name, "alice", "population works over MCP");
-        const list = await asAlice.callTool("todos_list", {});
-        assert.doesNotMatch(
-          JSON.stringify(list),
-          new RegExp(`${HIDDEN}|internalNote|passwordHash`),
-        );
-      });
-
-      test("filtering, sorting or writing hidden fields is refused without an oracle", async () => {
-        const cases: Array<[string, Record<string, unknown>]> = [
-          ["todos_list", { filter: { internalNote: HIDDEN } }],
-          ["todos_list", { sort: "internalNote" }],
-          ["todos_create", { title: "x", internalNote: "sneaky" }],
-          ["todos_update", { id: aliceTodoId, internalNote: "sneaky" }],
-          ["todos_create", { title: "x", ownerId: bob.userId }],
-          ["todos_create", { title: "x", _id: "0123456789abcdef01234567" }],
-        ];
-        for (const [name, args] of cases) {
-          const result = await asAlice.callTool(name, args);
-          assert.equal(result.isError, true, `${name} ${JSON.stringify(args)}`);
-          assert.equal(toolError(result).code, "validation_failed");
-          assert.doesNotMatch(JSON.stringify(result), new RegExp(HIDDEN));
-        }
-        const stored = (await Todo.findById(aliceTodoId).lean()) as { internalNote: string } | null;
-        assert.equal(stored?.internalNote, HIDDEN);
-      });
-
-      test("$where, $expr and $function are refused at any depth", async () => {
-        for (const operator of ["$where", "$expr", "$function"]) {
-          for (const args of [
-            { filter: { title: { [operator]: "sleep(100)" } } },
-            { filter: { [operator]: "1" } },
-            { filter: { tags: { $in: [{ [operator]: 1 }] } } },
-          ]) {
-            const result = await asAlice.callTool("todos_list", args);
-            assert.equal(result.isError, true, JSON.stringify(args));
-            assert.equal(toolError(result).code, "validation_failed");
-          }
-          const body = await asAlice.callTool("todos_create", {
-            title: "x",
-            tags: [{ [operator]: "1" }],
-          });
-          assert.equal(body.isError, true);
-        }
-      });
-
-      test("maxLimit clamps the limit", async () => {
-        for (let i = 0; i < 7; i++)
-          await asAlice.callTool("todos_create", { title: `bulk ${kind} ${i}` });
-        const result = await asAlice.callTool("todos_list", { limit: 1000 });
-        const page = result.structuredContent as { limit: number; data: unknown[]; more: boolean };
-        assert.equal(page.limit, 5);
-        assert.equal(page.data.length, 5);
-        assert.equal(page.more, true);
       });
     });
   }
@@ -215,10 +116,9 @@ describe("MCP tool execution", () => {
 
   test("hooks run over MCP and see the transport", async () => {
     const client = await connectClient("v1", server.url, alice.token);
+    hookCalls.length = 0;
     await client.callTool("todos_create", { title: "hooked" });
-    assert.ok(hookCalls.includes("preCreate:mcp"));
-    const refused = await client.callTool("todos_create", { title: "forbidden by hook" });
-    assert.equal(toolError(refused).code, "forbidden");
+    assert.deepEqual(hookCalls, ["preCreate:mcp", "postCreate"]);
     await client.close();
   });
 });

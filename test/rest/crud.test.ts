@@ -9,6 +9,8 @@ import { buildRestApp, hookCalls } from "../helpers/restApp.js";
 
 useTestDatabase("rest_crud");
 
+// Permissions, hidden fields, paging, validation and conflicts are asserted once for every
+// surface in test/contract; this file keeps REST serialization, hooks, soft delete and populate.
 describe("REST CRUD", () => {
   let app: Express;
   let alice: TestUser;
@@ -18,7 +20,7 @@ describe("REST CRUD", () => {
     alice = await signUp(app, "alice");
   });
 
-  test("create returns 201 with id, populated owner and no __v or password hash", async () => {
+  test("create serializes the document: id, dates as ISO strings, no _id or __v; hooks run", async () => {
     const res = await request(app)
       .post("/todos")
       .set(bearer(alice))
@@ -33,36 +35,17 @@ describe("REST CRUD", () => {
     assert.equal(todo._id, undefined);
     assert.equal(todo.__v, undefined);
     assert.equal(todo.ownerId.id, alice.userId);
-    assert.equal(todo.ownerId.name, "alice");
-    assert.equal(todo.ownerId.passwordHash, undefined, "select:false fields never populate");
     assert.ok(hookCalls.includes("preCreate:rest"));
     assert.ok(hookCalls.includes("postCreate"));
   });
 
-  test("read, update and delete one document", async () => {
+  test("postUpdate receives the previous document; postDelete runs", async () => {
     const created = await request(app).post("/todos").set(bearer(alice)).send({ title: "Walk" });
     const id = created.body.data.id;
-
-    const read = await request(app).get(`/todos/${id}`).set(bearer(alice));
-    assert.equal(read.status, 200);
-    assert.equal(read.body.data.title, "Walk");
-
-    const updated = await request(app)
-      .patch(`/todos/${id}`)
-      .set(bearer(alice))
-      .send({ completed: true, title: "Run" });
-    assert.equal(updated.status, 200);
-    assert.equal(updated.body.data.completed, true);
-    assert.equal(updated.body.data.title, "Run");
+    await request(app).patch(`/todos/${id}`).set(bearer(alice)).send({ title: "Run" }).expect(200);
     assert.ok(hookCalls.includes("postUpdate:Walk"), "postUpdate receives the previous document");
-
-    const deleted = await request(app).delete(`/todos/${id}`).set(bearer(alice));
-    assert.equal(deleted.status, 204);
+    await request(app).delete(`/todos/${id}`).set(bearer(alice)).expect(204);
     assert.ok(hookCalls.includes("postDelete"));
-
-    const gone = await request(app).get(`/todos/${id}`).set(bearer(alice));
-    assert.equal(gone.status, 404);
-    assert.equal(gone.body.code, "not_found");
   });
 
   test("soft delete keeps the document but hides it from lists and totals", async () => {
@@ -83,79 +66,18 @@ describe("REST CRUD", () => {
     ]);
   });
 
-  test("list pages with page, limit, total and more; limit is clamped by maxLimit", async () => {
-    const carol = await signUp(app, "carol");
-    for (let i = 0; i < 12; i++) {
-      await request(app)
-        .post("/todos")
-        .set(bearer(carol))
-        .send({ title: `t${i}`, priority: (i % 5) + 1 });
-    }
-    const first = await request(app).get("/todos?limit=5&sort=title").set(bearer(carol));
-    assert.equal(first.status, 200);
-    assert.deepEqual(
-      {
-        page: first.body.page,
-        limit: first.body.limit,
-        total: first.body.total,
-        more: first.body.more,
-      },
-      { page: 1, limit: 5, total: 12, more: true },
-    );
-    assert.deepEqual(
-      first.body.data.map((t: { title: string }) => t.title),
-      ["t0", "t1", "t10", "t11", "t2"],
-    );
-    const last = await request(app).get("/todos?limit=5&page=3&sort=title").set(bearer(carol));
-    assert.equal(last.body.data.length, 2);
-    assert.equal(last.body.more, false);
-    const defaults = await request(app).get("/todos").set(bearer(carol));
-    assert.equal(defaults.body.limit, 10, "defaultLimit applies");
-    const clamped = await request(app).get("/todos?limit=1000000000").set(bearer(carol));
-    assert.equal(clamped.status, 200);
-    assert.equal(clamped.body.limit, 25, "maxLimit clamps");
-    const sorted = await request(app).get("/todos?sort=-priority,title&limit=3").set(bearer(carol));
-    assert.deepEqual(
-      sorted.body.data.map((t: { priority: number }) => t.priority),
-      [5, 5, 4],
-    );
-  });
-
-  test("pre-hooks returning null refuse the write with 403", async () => {
-    const refused = await request(app)
-      .post("/todos")
-      .set(bearer(alice))
-      .send({ title: "forbidden by hook" });
-    assert.equal(refused.status, 403);
-    assert.equal(refused.body.code, "forbidden");
+  test("preDelete returning null refuses the delete with 403", async () => {
     const created = await request(app)
       .post("/todos")
       .set(bearer(alice))
       .send({ title: "undeletable" });
     const del = await request(app).delete(`/todos/${created.body.data.id}`).set(bearer(alice));
     assert.equal(del.status, 403);
-    const upd = await request(app)
-      .patch(`/todos/${created.body.data.id}`)
-      .set(bearer(alice))
-      .send({ title: "forbidden by hook" });
-    assert.equal(upd.status, 403);
-    assert.equal(
-      ((await Todo.findById(created.body.data.id).lean()) as { title?: string } | null)?.title,
-      "undeletable",
-    );
-  });
-
-  test("a disabled method answers 405 JSON", async () => {
-    const food = await request(app)
-      .post("/foods")
-      .set(bearer(alice))
-      .send({ name: "apple", calories: 52 });
-    assert.equal(food.status, 201);
-    assert.equal(food.body.data.ownerId.name, "alice");
-    const res = await request(app).delete(`/foods/${food.body.data.id}`).set(bearer(alice));
-    assert.equal(res.status, 405);
-    assert.equal(res.body.code, "method_not_allowed");
-    assert.equal(res.body.status, 405);
+    assert.equal(del.body.code, "forbidden");
+    const stored = (await Todo.findById(created.body.data.id).lean()) as {
+      deleted?: boolean;
+    } | null;
+    assert.equal(stored?.deleted, false);
   });
 
   test("populate can be narrowed to a declared path or skipped", async () => {

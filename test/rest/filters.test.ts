@@ -11,6 +11,8 @@ useTestDatabase("rest_filters");
 const titles = (res: request.Response) =>
   res.body.data.map((t: { title: string }) => t.title).sort();
 
+// Equality, $gt/$gte/$in/$regex, unknown and hidden fields, $where, paging and sort are
+// asserted once for every surface in test/contract; this file keeps REST query-string parsing.
 describe("REST list filters", () => {
   let app: Express;
   let alice: TestUser;
@@ -39,31 +41,19 @@ describe("REST list filters", () => {
       await request(app).post("/todos").set(bearer(alice)).send(todo).expect(201);
   });
 
-  test("values are coerced by schema type: boolean, number, date, array items", async () => {
-    assert.deepEqual(titles(await request(app).get("/todos?completed=true").set(bearer(alice))), [
-      "alpha",
-    ]);
-    assert.deepEqual(titles(await request(app).get("/todos?priority=3").set(bearer(alice))), [
-      "beta",
-    ]);
-    assert.deepEqual(titles(await request(app).get("/todos?tags=b").set(bearer(alice))), [
-      "alpha",
-      "beta",
-    ]);
+  test("query-string values are coerced by schema type: dates", async () => {
     const dated = await request(app)
       .get("/todos?dueDate[$gte]=2026-03-01T00:00:00Z")
       .set(bearer(alice));
     assert.deepEqual(titles(dated), ["beta"]);
   });
 
-  test("allowlisted operators work: $gt, $in, $nin, $ne, $exists, $regex", async () => {
+  test("REST-only list syntax and the operators the contract does not cover: $in as a comma list, $nin, $ne, $exists", async () => {
     const q = (qs: string) => request(app).get(`/todos?${qs}`).set(bearer(alice));
-    assert.deepEqual(titles(await q("priority[$gt]=2")), ["beta", "gamma"]);
     assert.deepEqual(titles(await q("title[$in]=alpha,gamma")), ["alpha", "gamma"]);
     assert.deepEqual(titles(await q("title[$nin][]=alpha&title[$nin][]=gamma")), ["beta"]);
     assert.deepEqual(titles(await q("completed[$ne]=true")), ["beta", "gamma"]);
     assert.deepEqual(titles(await q("dueDate[$exists]=false")), ["gamma"]);
-    assert.deepEqual(titles(await q("title[$regex]=^(al|be)")), ["alpha", "beta"]);
   });
 
   test("a field outside queryFields is a 400 naming it", async () => {
@@ -74,8 +64,8 @@ describe("REST list filters", () => {
     assert.match(res.body.detail, /Filterable fields: title/);
   });
 
-  test("$where, $expr and $function are refused wherever they appear, by name", async () => {
-    for (const operator of ["$where", "$expr", "$function"]) {
+  test("$expr and $function are refused wherever they appear, by name", async () => {
+    for (const operator of ["$expr", "$function"]) {
       const top = await request(app).get(`/todos?${operator}=1`).set(bearer(alice));
       assert.equal(top.status, 400, operator);
       assert.match(top.body.detail, new RegExp(`\\${operator}`));
@@ -85,12 +75,6 @@ describe("REST list filters", () => {
       assert.equal(nested.status, 400, operator);
       assert.match(nested.body.detail, new RegExp(`\\${operator}`));
     }
-  });
-
-  test('an injection object like {"$gt": ""} on a string field is refused, not executed', async () => {
-    const res = await request(app).get("/todos?title[$gt]=").set(bearer(alice));
-    assert.equal(res.status, 400);
-    assert.match(res.body.fields.title, /operator \$gt is not allowed/);
   });
 
   test("bad values are 400s naming the field", async () => {
@@ -109,10 +93,8 @@ describe("REST list filters", () => {
     }
   });
 
-  test("sort only on visible schema fields; page and limit must be positive integers", async () => {
-    assert.equal((await request(app).get("/todos?sort=nope").set(bearer(alice))).status, 400);
-    assert.equal((await request(app).get("/todos?sort=-priority").set(bearer(alice))).status, 200);
-    for (const qs of ["page=0", "page=-1", "page=1.5", "limit=abc", "limit=0"]) {
+  test("page and limit from the query string must be positive whole numbers", async () => {
+    for (const qs of ["page=-1", "page=1.5", "limit=abc"]) {
       const res = await request(app).get(`/todos?${qs}`).set(bearer(alice));
       assert.equal(res.status, 400, qs);
       assert.equal(res.body.code, "validation_failed");

@@ -34,38 +34,14 @@ describe("REST permissions", () => {
     aliceTodoId = res.body.data.id;
   });
 
-  test("anonymous callers get 401 JSON with a Bearer challenge", async () => {
+  // Who may read, change or delete what (401, 403, 404 for other users' documents, 405) is
+  // asserted once for every surface in test/contract; this file keeps REST-only behaviour
+  // and the permission helpers.
+
+  test("a 401 carries a Bearer challenge", async () => {
     const res = await request(app).get("/todos");
     assert.equal(res.status, 401);
-    assert.equal(res.body.code, "unauthenticated");
     assert.match(String(res.headers["www-authenticate"]), /^Bearer/);
-  });
-
-  test("user B cannot read, update or delete user A's todo", async () => {
-    const read = await request(app).get(`/todos/${aliceTodoId}`).set(bearer(bob));
-    assert.equal(read.status, 403);
-    assert.doesNotMatch(JSON.stringify(read.body), /secret plan/);
-    const update = await request(app)
-      .patch(`/todos/${aliceTodoId}`)
-      .set(bearer(bob))
-      .send({ title: "pwned" });
-    assert.equal(update.status, 403);
-    const del = await request(app).delete(`/todos/${aliceTodoId}`).set(bearer(bob));
-    assert.equal(del.status, 403);
-    const stored = (await Todo.findById(aliceTodoId).lean()) as {
-      title: string;
-      deleted: boolean;
-    } | null;
-    assert.equal(stored?.title, "alice's secret plan");
-    assert.equal(stored?.deleted, false);
-  });
-
-  test("lists are scoped to the caller by queryFilter, even when filtering on another owner", async () => {
-    const res = await request(app).get(`/todos?ownerId=${alice.userId}`).set(bearer(bob));
-    assert.equal(res.status, 200);
-    assert.equal(res.body.total, 0);
-    const own = await request(app).get("/todos").set(bearer(alice));
-    assert.equal(own.body.total, 1);
   });
 
   test("queryFilter returning null yields an empty result", async () => {

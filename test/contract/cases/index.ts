@@ -1,0 +1,23 @@
+/** The contract table: every case runs on every surface (see ../contract.test.ts). */
+import { conflictCases } from "./conflicts.js";
+import { filterCases } from "./filters.js";
+import { hiddenFieldCases } from "./hiddenFields.js";
+import { internalErrorCases } from "./internalErrors.js";
+import { pagingCases } from "./paging.js";
+import { permissionCases } from "./permissions.js";
+import type { ContractCase } from "./types.js";
+import { validationCases } from "./validation.js";
+import { writeCases } from "./writes.js";
+
+export const CONTRACT_CASES: readonly ContractCase[] = [
+  ...permissionCases,
+  ...hiddenFieldCases,
+  ...filterCases,
+  ...pagingCases,
+  ...validationCases,
+  ...conflictCases,
+  ...writeCases,
+  ...internalErrorCases,
+];
+
+export type { CaseContext, ContractCase } from "./types.js";

@@ -1,0 +1,143 @@
+/**
+ * The MCP driver: a real SDK client per actor over HTTP. `isError` results carry the error
+ * body after their first line; protocol errors (JSON-RPC) and HTTP refusals (401 before any
+ * session) are mapped to codes through ERROR_TABLE.
+ */
+import {
+  type ClientKind,
+  connectClient,
+  type McpTestClient,
+  type ToolCallOutcome,
+  toolError,
+} from "../../helpers/mcpClients.js";
+import {
+  codeForJsonRpc,
+  codeForStatus,
+  type Failure,
+  failureFromBody,
+  type Outcome,
+  statusOf,
+} from "../outcome.js";
+import type { Actor, World } from "../world.js";
+import type { Collection, Driver, ListArgs, Method } from "./types.js";
+
+interface Session {
+  client?: McpTestClient;
+  tools?: Set<string>;
+  /** Set when the client could not even connect (e.g. 401 for an anonymous caller). */
+  refused?: Failure;
+}
+
+/** The JSON-RPC error code inside an HTTP error's body text, if it has one. */
+function jsonRpcCodeIn(text: unknown): number | undefined {
+  if (typeof text !== "string") return undefined;
+  try {
+    const code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === "number" ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A thrown client error as a Failure: a JSON-RPC error (a protocol-level tool failure such as
+ * `internal`) by its JSON-RPC code, an HTTP refusal before any session (e.g. 401) by the
+ * JSON-RPC code in its body or else its status. v1 puts the HTTP status in `code`; v2 in
+ * `data.status`, with the body in `data.text`.
+ */
+export function failureFromThrown(error: unknown): Failure {
+  const { code, message, data } = error as {
+    code?: unknown;
+    message?: unknown;
+    data?: { status?: unknown; text?: unknown };
+  };
+  const text = String(message ?? error);
+  const raw = `${text} ${JSON.stringify(error)}`;
+  // A protocol error may carry the error body itself (`data.error`).
+  const body = (data as { error?: { code?: unknown } } | undefined)?.error;
+  if (typeof body?.code === "string") return failureFromBody(body, raw);
+  const jsonRpc = typeof code === "number" && code < 0 ? code : jsonRpcCodeIn(data?.text);
+  const httpStatus =
+    typeof data?.status === "number"
+      ? data.status
+      : typeof code === "number" && code > 0
+        ? code
+        : undefined;
+  const mapped =
+    (jsonRpc !== undefined ? codeForJsonRpc(jsonRpc) : undefined) ??
+    (httpStatus !== undefined ? codeForStatus(httpStatus) : undefined);
+  if (!mapped) throw new Error(`unmapped MCP client error: ${raw}`);
+  return { ok: false, status: statusOf(mapped), code: mapped, detail: text, raw };
+}
+
+function normalize(result: ToolCallOutcome): Outcome {
+  const raw = JSON.stringify(result);
+  if (result.isError) return failureFromBody(toolError(result), raw);
+  const output = (result.structuredContent ?? {}) as Record<string, unknown>;
+  if ("total" in output) {
+    const { data, page, limit, total, more } = output as {
+      data: unknown;
+      page: number;
+      limit: number;
+      total: number;
+      more: boolean;
+    };
+    return { ok: true, data, page: { page, limit, total, more }, raw };
+  }
+  return { ok: true, data: output.data, raw };
+}
+
+export function mcpDriver(world: World, kind: ClientKind): Driver {
+  const sessions = new Map<Actor, Session>();
+
+  async function session(as: Actor): Promise<Session> {
+    let current = sessions.get(as);
+    if (current) return current;
+    current = {};
+    sessions.set(as, current);
+    try {
+      const token = as === "anon" ? undefined : world.accounts[as].token;
+      current.client = await connectClient(kind, world.server.url, token);
+      current.tools = new Set((await current.client.listTools()).map((tool) => tool.name));
+    } catch (error) {
+      current.refused = failureFromThrown(error);
+    }
+    return current;
+  }
+
+  async function call(
+    as: Actor,
+    collection: Collection,
+    method: Method,
+    args: Record<string, unknown>,
+  ): Promise<Outcome> {
+    const { client, tools, refused } = await session(as);
+    if (refused) return refused;
+    const name = `${collection}_${method}`;
+    if (!client || !tools?.has(name)) {
+      return { ok: false, absent: true, raw: [...(tools ?? [])].join(",") };
+    }
+    try {
+      return normalize(await client.callTool(name, args));
+    } catch (error) {
+      return failureFromThrown(error);
+    }
+  }
+
+  const listArgs = (args: ListArgs = {}) =>
+    Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
+
+  return {
+    name: `mcp ${kind}`,
+    surface: "tools",
+    list: (as, collection, args) => call(as, collection, "list", listArgs(args)),
+    read: (as, collection, id) => call(as, collection, "read", { id }),
+    create: (as, collection, body) => call(as, collection, "create", body),
+    update: (as, collection, id, body) => call(as, collection, "update", { id, ...body }),
+    delete: (as, collection, id) => call(as, collection, "delete", { id }),
+    async close() {
+      for (const { client } of sessions.values()) await client?.close();
+      sessions.clear();
+    },
+  };
+}

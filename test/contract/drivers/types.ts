@@ -1,0 +1,35 @@
+/** What a surface driver offers the cases: the five CRUD operations, as an actor. */
+import type { Outcome } from "../outcome.js";
+import type { Actor } from "../world.js";
+
+/** The routed collections; REST paths are `/${name}`, tool names `${name}_${method}`. */
+export type Collection = "todos" | "foods" | "memos" | "gadgets";
+
+export interface ListArgs {
+  filter?: Record<string, unknown>;
+  sort?: string;
+  page?: number;
+  limit?: number;
+}
+
+/** `rest` sees every non-`select: false` field; `tools` (MCP, AI) also lose mcp.excludeFields. */
+export type Surface = "rest" | "tools";
+
+export interface Driver {
+  /** e.g. "rest", "mcp v2-auto", "ai execute", "ai generateText". */
+  readonly name: string;
+  readonly surface: Surface;
+  list(as: Actor, collection: Collection, args?: ListArgs): Promise<Outcome>;
+  read(as: Actor, collection: Collection, id: string): Promise<Outcome>;
+  create(as: Actor, collection: Collection, body: Record<string, unknown>): Promise<Outcome>;
+  update(
+    as: Actor,
+    collection: Collection,
+    id: string,
+    body: Record<string, unknown>,
+  ): Promise<Outcome>;
+  delete(as: Actor, collection: Collection, id: string): Promise<Outcome>;
+  close(): Promise<void>;
+}
+
+export type Method = "list" | "read" | "create" | "update" | "delete";

@@ -1,0 +1,189 @@
+/**
+ * Everything the contract cases run against: one app (Todo, Food and two contract-only
+ * models), three signed-up users, and fixtures written straight to the database so that no
+ * surface under test is needed to set a case up.
+ */
+import type { Express } from "express";
+import mongoose, { Schema } from "mongoose";
+import {
+  type User as Caller,
+  IsAuthenticated,
+  modelRouter,
+  type PlainObject,
+  TerrenoApp,
+  TerrenoError,
+  toUser,
+} from "../../src/index.js";
+import { signUp, type TestUser } from "../helpers/auth.js";
+import { type Listening, listen } from "../helpers/mcpClients.js";
+import { Food, Todo, User } from "../helpers/models.js";
+import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+
+/** Set on every Todo by the server (preCreate and fixtures); tools must never show it. */
+export const HIDDEN_NOTE = "CONTRACT-HIDDEN-NOTE-7f3a";
+/** What the internal-error hooks throw; no client may ever see it. */
+export const SECRET = "secret-123";
+export const PLAIN_SECRET = "secret-456-plain-error";
+/** Any bcrypt hash: the users' passwordHash (select: false) must never leave the server. */
+export const BCRYPT = /\$2[aby]\$\d\d\$/;
+
+const ALL_TOOL_METHODS = ["list", "read", "create", "update", "delete"] as const;
+
+// ---- Contract-only models -----------------------------------------------------------------
+
+/** Write-only for callers: `read` is disabled, yet create populates the owner. */
+const memoSchema = new Schema({
+  text: { type: String, required: true },
+  mood: { type: String, enum: ["happy", "sad"] },
+  secret: { type: String, select: false },
+  ownerId: { type: Schema.Types.ObjectId, ref: "User" },
+});
+export const Memo = mongoose.models.Memo ?? mongoose.model("Memo", memoSchema);
+
+/** Its hooks fail with a server fault whose text must stay on the server. */
+const gadgetSchema = new Schema({ name: { type: String, required: true } });
+export const Gadget = mongoose.models.Gadget ?? mongoose.model("Gadget", gadgetSchema);
+
+// ---- The app ------------------------------------------------------------------------------
+
+export function buildContractApp(): TerrenoApp {
+  return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+    .register(
+      modelRouter(
+        Todo,
+        todoOptions({
+          // The server writes the hidden note on every todo, so its absence from a tool's
+          // output means it was stripped, not that it was never there.
+          preCreate: (body: PlainObject, req) =>
+            body.title === "forbidden by hook"
+              ? null
+              : { internalNote: HIDDEN_NOTE, ...body, ownerId: req.user?.id },
+        }),
+      ),
+    )
+    .register(modelRouter(Food, foodOptions({ mcp: { methods: [...ALL_TOOL_METHODS] } })))
+    .register(
+      modelRouter(Memo, {
+        permissions: { list: [IsAuthenticated], create: [IsAuthenticated], read: [] },
+        queryFields: ["text", "mood", "secret"],
+        populatePaths: [{ path: "ownerId", fields: ["name"] }],
+        preCreate: (body, req) => ({ ...body, ownerId: req.user?.id }),
+        readOnlyFields: ["ownerId"],
+        mcp: { methods: [...ALL_TOOL_METHODS] },
+      }),
+    )
+    .register(
+      modelRouter(Gadget, {
+        permissions: {
+          list: [IsAuthenticated],
+          create: [IsAuthenticated],
+          read: [IsAuthenticated],
+        },
+        preCreate: (body) => {
+          if (body.name === "plain") throw new Error(PLAIN_SECRET);
+          throw new TerrenoError("internal", SECRET);
+        },
+        mcp: { methods: ["list", "create"] },
+      }),
+    );
+}
+
+// ---- Actors and fixtures ------------------------------------------------------------------
+
+/** alice and bob own things; carol owns exactly the 12 paging todos; anon has no token. */
+export type Actor = "alice" | "bob" | "carol" | "anon";
+export type NamedActor = Exclude<Actor, "anon">;
+
+export interface Account extends TestUser {
+  caller: Caller;
+}
+
+export interface World {
+  app: TerrenoApp;
+  express: Express;
+  server: Listening;
+  accounts: Record<NamedActor, Account>;
+  close(): Promise<void>;
+}
+
+/** Carol's todos: title tNN, priority (i % 5) + 1, completed when i % 3 === 0. */
+export const CAROL_TODOS = Array.from({ length: 12 }, (_, i) => ({
+  title: `t${String(i).padStart(2, "0")}`,
+  priority: (i % 5) + 1,
+  completed: i % 3 === 0,
+  tags: [i % 2 === 0 ? "even" : "odd"],
+}));
+
+/** Foods every filter case can count on: only these names start with "ctr-". */
+export const CONTRACT_FOODS = [
+  { name: "ctr-apple", calories: 52 },
+  { name: "ctr-pizza", calories: 285 },
+  { name: "ctr-bagel", calories: 250 },
+  { name: "ctr-water", calories: 0 },
+];
+
+async function account(express: Express, name: NamedActor): Promise<Account> {
+  const user = await signUp(express, name);
+  const doc = await User.findById(user.userId);
+  if (!doc) throw new Error(`user ${name} was not stored`);
+  return { ...user, caller: toUser(doc) };
+}
+
+export async function createWorld(): Promise<World> {
+  const app = buildContractApp();
+  const express = app.build();
+  const server = await listen(express);
+  const accounts = {
+    alice: await account(express, "alice"),
+    bob: await account(express, "bob"),
+    carol: await account(express, "carol"),
+  };
+  for (const todo of CAROL_TODOS) {
+    await Todo.create({ ...todo, ownerId: accounts.carol.userId, internalNote: HIDDEN_NOTE });
+  }
+  for (const food of CONTRACT_FOODS) {
+    await Food.create({ ...food, ownerId: accounts.alice.userId });
+  }
+  return {
+    app,
+    express,
+    server,
+    accounts,
+    close: () => server.close(),
+  };
+}
+
+let fixtureCounter = 0;
+
+/** A todo written directly to the database (never through a surface under test). */
+export async function seedTodo(owner: Account, fields: PlainObject = {}): Promise<string> {
+  fixtureCounter += 1;
+  const doc = await Todo.create({
+    title: `fixture ${fixtureCounter}`,
+    internalNote: HIDDEN_NOTE,
+    ownerId: owner.userId,
+    ...fields,
+  });
+  return String(doc._id);
+}
+
+export async function seedFood(owner: Account, fields: PlainObject = {}): Promise<string> {
+  fixtureCounter += 1;
+  const doc = await Food.create({
+    name: `fixture food ${fixtureCounter}`,
+    ownerId: owner.userId,
+    ...fields,
+  });
+  return String(doc._id);
+}
+
+export async function storedTodo(id: string): Promise<PlainObject | null> {
+  return Todo.findById(id).lean<PlainObject>();
+}
+
+export async function storedFood(id: string): Promise<PlainObject | null> {
+  return Food.findById(id).lean<PlainObject>();
+}
+
+/** An id no document has. */
+export const MISSING_ID = "0123456789abcdef01234567";
