@@ -5,7 +5,11 @@
  *   2. list the MCP tools;
  *   3. create a todo with todos_create, then set its internalNote over REST;
  *   4. list todos with todos_list;
- *   5. show that internalNote is hidden from MCP results and refused in MCP writes.
+ *   5. show that internalNote is hidden from MCP results and refused in MCP writes;
+ *   6. round-trip a checklist: todos_read, edit the items as read (ids and all), send them back
+ *      with todos_update, read again: edited items keep their ids, the new one gets its own;
+ *   7. merge-patch a nested object, then clear it and the priority with `null`;
+ *   8. list by priority, highest first.
  */
 import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
@@ -19,12 +23,21 @@ interface ToolOutcome {
   content?: Array<{ type: string; text?: string }>;
 }
 
+interface ChecklistItem {
+  id?: string;
+  text: string;
+  done?: boolean;
+}
+
 interface TodoView {
   id: string;
   title: string;
   completed?: boolean;
   dueDate?: string;
+  priority?: number;
   tags?: string[];
+  checklist?: ChecklistItem[];
+  reminder?: { at?: string; channel?: "email" | "push" };
   internalNote?: string;
 }
 
@@ -87,9 +100,21 @@ function errorLine(result: ToolOutcome): string {
 
 function describeTodo(todo: TodoView): string {
   const done = todo.completed ? "[x]" : "[ ]";
+  const priority = todo.priority !== undefined ? `, priority ${todo.priority}` : "";
   const due = todo.dueDate ? `, due ${todo.dueDate.slice(0, 10)}` : "";
   const tags = todo.tags?.length ? `, tags ${todo.tags.join(", ")}` : "";
-  return `${done} ${todo.title} (${todo.id}${due}${tags})`;
+  return `${done} ${todo.title} (${todo.id}${priority}${due}${tags})`;
+}
+
+function describeChecklist(items: ChecklistItem[] | undefined): string[] {
+  return (items ?? []).map(
+    (item) => `   ${item.done ? "[x]" : "[ ]"} ${item.text} (id ${item.id})`,
+  );
+}
+
+function describeReminder(todo: TodoView): string {
+  if (!todo.reminder) return "none";
+  return `${todo.reminder.channel ?? "?"} at ${todo.reminder.at ?? "?"}`;
 }
 
 export async function runDemo(url: string, log: DemoLog = console.log): Promise<DemoResult> {
@@ -189,6 +214,127 @@ export async function runDemo(url: string, log: DemoLog = console.log): Promise<
     const note = (after.json.data as TodoView | undefined)?.internalNote;
     check(note === restView.internalNote, "the note changed");
     log(`   REST still reads internalNote = "${note}"`);
+
+    // 6. A checklist round trip: what todos_read returns is what todos_update takes.
+    const readData = async (id: string): Promise<TodoView> => {
+      const result = await call("todos_read", { id });
+      check(!result.isError, `todos_read failed: ${errorLine(result)}`);
+      return result.structuredContent?.data as TodoView;
+    };
+    const remindAt = new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString();
+    const planned = await call("todos_create", {
+      title: "Plan the launch",
+      priority: 2,
+      checklist: [{ text: "Write the announcement" }, { text: "Pick a date" }],
+      reminder: { at: remindAt, channel: "email" },
+    });
+    check(!planned.isError, `todos_create failed: ${errorLine(planned)}`);
+    const launchId = (planned.structuredContent?.data as TodoView | undefined)?.id;
+    check(typeof launchId === "string", "todos_create returned no id");
+    const before = await readData(launchId);
+    log(`\n6. todos_read -> ${describeTodo(before)}, checklist:`);
+    for (const line of describeChecklist(before.checklist)) log(line);
+    const [first, second] = before.checklist ?? [];
+    check(first?.id && second?.id, "checklist items were read without ids");
+    // Edit the list as read: tick the first item, reword the second, add a third (no id yet).
+    const edited: ChecklistItem[] = [
+      { ...first, done: true },
+      { ...second, text: "Pick a date (a Tuesday)" },
+      { text: "Tell the team" },
+    ];
+    const sent = await call("todos_update", { id: launchId, checklist: edited });
+    check(!sent.isError, `todos_update {checklist} failed: ${errorLine(sent)}`);
+    const roundTripped = await readData(launchId);
+    log("   todos_update {id, checklist: <the items as read, edited>} -> todos_read:");
+    for (const line of describeChecklist(roundTripped.checklist)) log(line);
+    const items = roundTripped.checklist ?? [];
+    check(items.length === 3, `the checklist has ${items.length} items, not 3`);
+    check(items[0].id === first.id && items[0].done === true, "the first item lost its id or tick");
+    check(
+      items[1].id === second.id && items[1].text === "Pick a date (a Tuesday)",
+      "the second item lost its id or edit",
+    );
+    check(
+      typeof items[2].id === "string" && items[2].id !== first.id && items[2].id !== second.id,
+      "the new item has no id of its own",
+    );
+    log("   edited items kept their ids; the new item got its own");
+
+    // 7. Updates are merge patches: a nested object merges, and null clears a field.
+    log(`\n7. reminder: ${describeReminder(roundTripped)}`);
+    const merged = await call("todos_update", { id: launchId, reminder: { channel: "push" } });
+    check(!merged.isError, `todos_update {reminder: {channel}} failed: ${errorLine(merged)}`);
+    const rechanneled = await readData(launchId);
+    check(rechanneled.reminder?.channel === "push", "the reminder's channel did not change");
+    check(
+      rechanneled.reminder?.at === before.reminder?.at,
+      "merging the channel lost the reminder's time",
+    );
+    log(
+      `   todos_update {reminder: {channel: "push"}} -> ${describeReminder(rechanneled)} (time kept)`,
+    );
+    const cleared = await call("todos_update", { id: launchId, reminder: null, priority: null });
+    check(
+      !cleared.isError,
+      `todos_update {reminder: null, priority: null} failed: ${errorLine(cleared)}`,
+    );
+    const clearedView = await readData(launchId);
+    check(clearedView.reminder === undefined, "reminder: null did not clear the reminder");
+    check(clearedView.priority === undefined, "priority: null did not clear the priority");
+    check(clearedView.checklist?.length === 3, "clearing other fields changed the checklist");
+    log(
+      `   todos_update {reminder: null, priority: null} -> reminder ${describeReminder(clearedView)}, ` +
+        `priority ${clearedView.priority ?? "none"}; the checklist is untouched`,
+    );
+
+    // 8. Priority filters and sorts.
+    const urgent = await call("todos_create", { title: "Fix the build", priority: 1 });
+    check(!urgent.isError, `todos_create failed: ${errorLine(urgent)}`);
+    const someday = await call("todos_create", { title: "Tidy the wiki", priority: 4 });
+    check(!someday.isError, `todos_create failed: ${errorLine(someday)}`);
+    const byPriority = await call("todos_list", {
+      filter: { priority: { $lte: 4 } },
+      sort: "priority",
+      limit: 10,
+    });
+    check(!byPriority.isError, `todos_list by priority failed: ${errorLine(byPriority)}`);
+    const ranked = (byPriority.structuredContent?.data ?? []) as TodoView[];
+    log(`\n8. todos_list {filter: {priority: {$lte: 4}}, sort: "priority"} ->`);
+    for (const item of ranked) log(`   ${describeTodo(item)}`);
+    check(
+      ranked.map((item) => item.title).join(",") === "Fix the build,Tidy the wiki",
+      "the priority list is not [Fix the build, Tidy the wiki]",
+    );
+
+    // 9. Discovery: what this caller can reach, and who it is.
+    const described = await call("describe_models", { query: "todo" });
+    check(!described.isError, `describe_models failed: ${errorLine(described)}`);
+    const models = (described.structuredContent?.models ?? []) as Array<{
+      name: string;
+      tools: string[];
+      fields: Array<{ name: string }>;
+      relationships: Array<{ relationship: string; target: string; property: string }>;
+    }>;
+    const todoModel = models[0];
+    check(todoModel?.name === "Todo", 'describe_models {query: "todo"} did not find Todo first');
+    check(
+      !todoModel.fields.some((field) => field.name === "internalNote"),
+      "describe_models showed internalNote",
+    );
+    check(!models.some((model) => model.name === "User"), "a non-admin was shown the User model");
+    log(`\n9. describe_models {query: "todo"} -> ${models.map((model) => model.name).join(", ")}`);
+    log(`   Todo tools: ${todoModel.tools.join(", ")}`);
+    log(`   Todo fields: ${todoModel.fields.map((field) => field.name).join(", ")}`);
+    const whoami = await call("whoami", {});
+    check(!whoami.isError, `whoami failed: ${errorLine(whoami)}`);
+    log(`   whoami -> ${JSON.stringify(whoami.structuredContent)}`);
+    if (names.includes("todos_complete")) {
+      const completed = await call("todos_complete", { id: todo.id });
+      check(!completed.isError, `todos_complete failed: ${errorLine(completed)}`);
+      const done = completed.structuredContent?.data as TodoView | undefined;
+      check(done?.completed === true, "todos_complete did not complete the todo");
+      log(`   todos_complete {id} -> ${done ? describeTodo(done) : "?"}`);
+    }
 
     log("\nDemo passed.");
     return { email, tools: names, todoId: todo.id };

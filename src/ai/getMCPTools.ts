@@ -9,9 +9,13 @@ import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { TerrenoError } from "../core/errors.js";
 import { consoleLogger, type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
+import type { OperationObserver } from "../core/observe.js";
 import type { CrudMethod, PlainObject, RequestContext, User } from "../core/types.js";
+import type { RateLimits } from "../ops/rateLimit.js";
+import { traceToolCall } from "../ops/telemetry.js";
 import { executeTool } from "../tools/executeTool.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import { toolsVisibleTo } from "../tools/visibleTools.js";
 import { errorOutput, type MCPToolOutput, toModelOutput } from "./toolOutput.js";
 
 /** The AI SDK's tool type under its former name (`CoreTool`, removed in AI SDK 5): `Tool`. */
@@ -22,10 +26,13 @@ export type MCPTool = Tool<PlainObject, MCPToolOutput>;
 
 interface GetMCPToolsCommonOptions {
   /**
-   * The caller every tool runs as. When absent, each call takes it from the
+   * The caller every tool runs as. The set then holds only the tools this user sees, as on
+   * /mcp's `tools/list` (src/tools/visibleTools.ts: method-level permissions, token scope,
+   * `allowAnonymous`); a tool the user does not see is absent, as an unknown tool would be.
+   * When absent, every selected tool is offered and each call takes its caller from the
    * `experimental_context` given to generateText/streamText: a `User`, or `{ user: User }`.
    * With neither, the call is anonymous, which the pipeline refuses unless the model sets
-   * `allowAnonymous`.
+   * `allowAnonymous`. Whatever the set holds, the pipeline checks every call.
    */
   user?: User;
   /** Which tools to offer. Filters combine (a tool must pass each one given). */
@@ -36,7 +43,10 @@ interface GetMCPToolsCommonOptions {
     /** Tool names, e.g. `["todos_list", "todos_read"]`. */
     tools?: string[];
   };
-  /** Sets `needsApproval: true` on the create, update and delete tools. Default false. */
+  /**
+   * Sets `needsApproval: true` on the create, update and delete tools, and on action and
+   * custom tools not annotated read-only. Default false.
+   */
   requireApproval?: boolean;
   /** Where server faults are reported. Default: the app's logger, else the console. */
   logger?: Logger;
@@ -46,7 +56,13 @@ export type GetMCPToolsOptions = GetMCPToolsCommonOptions &
   (
     | {
         /** The app whose registered, MCP-enabled routers become tools. */
-        app: Pick<TerrenoApp, "toolDefinitions"> & { logger?: Logger };
+        app: Pick<TerrenoApp, "toolDefinitions"> & {
+          logger?: Logger;
+          /** The app's audit observer: tool writes reach its `onAudit` sinks. */
+          observer?: OperationObserver;
+          /** The app's rate limits: tool calls spend the same points as on /mcp. */
+          rateLimits?: Pick<RateLimits, "enabled" | "consume">;
+        };
         tools?: never;
       }
     | {
@@ -74,15 +90,41 @@ export function userFromContext(context: unknown): User | undefined {
   return isUser(context) ? context : undefined;
 }
 
-async function run(def: ToolDefinition, user: User | undefined, input: unknown, logger: Logger) {
-  const ctx: RequestContext = { user, transport: "ai", headers: {} };
-  try {
-    return await executeTool(def, ctx, input);
-  } catch (error) {
-    const terrenoError = error instanceof TerrenoError ? error : normalizeError(error);
-    reportFailure(logger, terrenoError, { surface: "ai", operation: def.name });
-    return errorOutput(terrenoError);
-  }
+/** Where a tool's failures and writes are reported: the logger and the app's observer. */
+interface Reporting {
+  logger: Logger;
+  observer?: OperationObserver;
+  /** The app's rate limits, when on. */
+  rateLimits?: Pick<RateLimits, "consume">;
+}
+
+function run(
+  def: ToolDefinition,
+  user: User | undefined,
+  input: unknown,
+  reporting: Reporting,
+  callId?: string,
+) {
+  const { logger, observer, rateLimits } = reporting;
+  const ctx: RequestContext = {
+    user,
+    transport: "ai",
+    headers: {},
+    operation: def.name,
+    ...(observer ? { observer } : {}),
+  };
+  return traceToolCall({ surface: "ai", tool: def.name, callId }, async (trace) => {
+    try {
+      // The same rule and points as /mcp (src/ops/rateLimit.ts): `{error}` rate_limited when spent.
+      await rateLimits?.consume({ action: "toolCall", resource: def.resource, user });
+      return await executeTool(def, ctx, input);
+    } catch (error) {
+      const terrenoError = error instanceof TerrenoError ? error : normalizeError(error);
+      reportFailure(logger, terrenoError, { surface: "ai", operation: def.name });
+      trace.fail(terrenoError);
+      return errorOutput(terrenoError);
+    }
+  });
 }
 
 /**
@@ -100,14 +142,31 @@ function inputSchemaFor(def: ToolDefinition): Schema<PlainObject> {
  */
 const contextBound = new WeakMap<
   Logger,
-  WeakMap<ToolDefinition, { plain?: MCPTool; approval?: MCPTool }>
+  WeakMap<object, WeakMap<object, WeakMap<ToolDefinition, { plain?: MCPTool; approval?: MCPTool }>>>
 >();
+/** The observer (and rate-limits) key for tools that report to no observer (spend no points). */
+const NO_OBSERVER = {};
 
-function contextBoundTool(def: ToolDefinition, needsApproval: boolean, logger: Logger): MCPTool {
-  let byDef = contextBound.get(logger);
+function contextBoundTool(
+  def: ToolDefinition,
+  needsApproval: boolean,
+  reporting: Reporting,
+): MCPTool {
+  const { logger, observer = NO_OBSERVER, rateLimits = NO_OBSERVER } = reporting;
+  let byObserver = contextBound.get(logger);
+  if (!byObserver) {
+    byObserver = new WeakMap();
+    contextBound.set(logger, byObserver);
+  }
+  let byLimits = byObserver.get(observer);
+  if (!byLimits) {
+    byLimits = new WeakMap();
+    byObserver.set(observer, byLimits);
+  }
+  let byDef = byLimits.get(rateLimits);
   if (!byDef) {
     byDef = new WeakMap();
-    contextBound.set(logger, byDef);
+    byLimits.set(rateLimits, byDef);
   }
   let entry = byDef.get(def);
   if (!entry) {
@@ -127,9 +186,9 @@ function contextBoundTool(def: ToolDefinition, needsApproval: boolean, logger: L
     // Not sent to the model; surfaces on tool-call parts as `toolMetadata` (like @ai-sdk/mcp).
     metadata: { annotations: { ...def.annotations } },
     ...(needsApproval ? { needsApproval: true } : {}),
-    execute: (input, { abortSignal, experimental_context }) => {
+    execute: (input, { abortSignal, experimental_context, toolCallId }) => {
       abortSignal?.throwIfAborted();
-      return run(def, userFromContext(experimental_context), input, logger);
+      return run(def, userFromContext(experimental_context), input, reporting, toolCallId);
     },
     toModelOutput,
   });
@@ -147,7 +206,7 @@ function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition
   const names = include.tools && new Set(include.tools);
   // A misspelt name would silently offer fewer tools; fail where it is written instead.
   const unknownModels = [...(models ?? [])].filter(
-    (name) => !all.some((def) => def.resource.model.modelName === name),
+    (name) => !all.some((def) => def.resource?.model.modelName === name),
   );
   const unknownTools = [...(names ?? [])].filter((name) => !all.some((def) => def.name === name));
   if (unknownModels.length > 0 || unknownTools.length > 0) {
@@ -161,36 +220,73 @@ function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition
   }
   return all.filter(
     (def) =>
-      (!models || models.has(def.resource.model.modelName)) &&
-      (!methods || methods.has(def.method)) &&
+      (!models || (def.resource !== undefined && models.has(def.resource.model.modelName))) &&
+      (!methods || (def.method !== undefined && methods.has(def.method))) &&
       (!names || names.has(def.name)),
   );
 }
 
-/**
- * The MCP tools of `app` (or of the given definitions) as an AI SDK ToolSet keyed by MCP
- * tool name. Cheap enough to call per request: schemas and validators were built once with
- * the definitions, and context-bound tools are reused across calls.
- */
-export function getMCPTools(options: GetMCPToolsOptions): ToolSet {
+function toolSet(definitions: readonly ToolDefinition[], options: GetMCPToolsOptions): ToolSet {
   const { user } = options;
-  const logger = options.logger ?? options.app?.logger ?? consoleLogger;
+  const reporting: Reporting = {
+    logger: options.logger ?? options.app?.logger ?? consoleLogger,
+    observer: options.app?.observer,
+    ...(options.app?.rateLimits?.enabled ? { rateLimits: options.app.rateLimits } : {}),
+  };
   const tools: Record<string, MCPTool> = {};
-  for (const def of selectDefinitions(options)) {
+  for (const def of definitions) {
     const shared = contextBoundTool(
       def,
-      options.requireApproval === true && WRITE_METHODS.has(def.method),
-      logger,
+      options.requireApproval === true &&
+        (def.method === undefined
+          ? def.annotations.readOnlyHint !== true
+          : WRITE_METHODS.has(def.method)),
+      reporting,
     );
     tools[def.name] = user
       ? {
           ...shared,
-          execute: (input, { abortSignal }) => {
+          execute: (input, { abortSignal, toolCallId }) => {
             abortSignal?.throwIfAborted();
-            return run(def, user, input, logger);
+            return run(def, user, input, reporting, toolCallId);
           },
         }
       : shared;
   }
   return tools;
+}
+
+/**
+ * The MCP tools of `app` (or of the given definitions) as an AI SDK ToolSet keyed by MCP
+ * tool name. With `user`, only the tools that user sees. Cheap enough to call per request:
+ * schemas and validators were built once with the definitions, and context-bound tools are
+ * reused across calls.
+ *
+ * Synchronous: with `user`, the permissions deciding which tools it sees must answer
+ * synchronously (IsAuthenticated, IsAdmin, IsOwner... do). When one returns a promise this
+ * throws; use `await getMCPToolsAsync(options)` instead.
+ */
+export function getMCPTools(options: GetMCPToolsOptions): ToolSet {
+  const selected = selectDefinitions(options);
+  // Context-bound tools learn their caller per call, where the pipeline refuses what it must.
+  if (!options.user) return toolSet(selected, options);
+  const visible = toolsVisibleTo(selected, options.user);
+  if (visible instanceof Promise) {
+    visible.catch(() => {}); // the checks already started; their outcome is not needed
+    throw new Error(
+      "getMCPTools: a permission check answered with a promise, so which tools this user " +
+        "sees is not known synchronously. Use `await getMCPToolsAsync({...})` instead.",
+    );
+  }
+  return toolSet(visible, options);
+}
+
+/**
+ * getMCPTools() for apps whose permission checks are async (e.g. they read the database):
+ * the same ToolSet, once every check that decides which tools `user` sees has answered.
+ */
+export async function getMCPToolsAsync(options: GetMCPToolsOptions): Promise<ToolSet> {
+  const selected = selectDefinitions(options);
+  if (!options.user) return toolSet(selected, options);
+  return toolSet(await toolsVisibleTo(selected, options.user), options);
 }

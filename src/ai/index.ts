@@ -6,6 +6,7 @@ export {
   type CoreTool,
   type GetMCPToolsOptions,
   getMCPTools,
+  getMCPToolsAsync,
   type MCPTool,
 } from "./getMCPTools.js";
 export type { MCPToolErrorOutput, MCPToolOutput } from "./toolOutput.js";

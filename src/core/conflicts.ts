@@ -3,7 +3,9 @@
  * (FerretDB) omit `keyPattern`, so the fields come from the schema's own unique indexes;
  * fields hidden from the caller's surface are never named.
  */
-import { TerrenoError } from "./errors.js";
+import mongoose from "mongoose";
+import { TerrenoError, validationFailed } from "./errors.js";
+import { normalizeError } from "./normalizeError.js";
 import type { Resource } from "./resource.js";
 import type { SurfaceView } from "./view.js";
 
@@ -44,6 +46,30 @@ export function conflictError(resource: Resource, view: SurfaceView, error: unkn
   );
 }
 
+/**
+ * A database-level refusal in the caller's words: a duplicate key names only visible unique
+ * fields, and a Mongoose validation failure never names a field the caller's view hides
+ * (a required hidden field would otherwise be revealed by its "is required").
+ */
+export function writeError(resource: Resource, view: SurfaceView, error: unknown): unknown {
+  if (isDuplicateKey(error)) return conflictError(resource, view, error);
+  if (
+    !(error instanceof mongoose.Error.ValidationError) &&
+    !(error instanceof mongoose.Error.CastError)
+  ) {
+    return error;
+  }
+  const normalized = normalizeError(error);
+  const fields = normalized.fields ?? {};
+  const visible = Object.fromEntries(
+    Object.entries(fields).filter(
+      ([path]) => !view.hidden.isHidden(path.replace(/\.\d+(?=\.|$)/g, "")),
+    ),
+  );
+  if (Object.keys(visible).length === Object.keys(fields).length) return normalized;
+  return validationFailed("The document failed validation.", visible);
+}
+
 export async function withConflictDetail<T>(
   resource: Resource,
   view: SurfaceView,
@@ -52,7 +78,6 @@ export async function withConflictDetail<T>(
   try {
     return await write();
   } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    throw conflictError(resource, view, error);
+    throw writeError(resource, view, error);
   }
 }

@@ -3,16 +3,20 @@
  * only per-type allowlisted operators, and every value coerced to the field's schema type.
  * REST passes strings from the query string; MCP passes typed JSON; both land here.
  */
+import { isDeepStrictEqual } from "node:util";
 import mongoose from "mongoose";
-import { allowedOperators, MAX_REGEX_LENGTH } from "../schema/operators.js";
+import {
+  allowedOperators,
+  MAX_FILTER_STRING_LENGTH,
+  MAX_IN_ITEMS,
+  MAX_REGEX_LENGTH,
+  parseFilterDate,
+} from "../schema/operators.js";
 import type { FieldDescriptor, ModelDescription } from "../schema/types.js";
 import { type FieldErrors, validationFailed } from "./errors.js";
 import { assertNoForbiddenKeys } from "./inputSafety.js";
 import type { PlainObject } from "./types.js";
 import type { SurfaceView } from "./view.js";
-
-const MAX_IN_ITEMS = 100;
-const MAX_STRING_LENGTH = 1000;
 
 class CoercionError extends Error {}
 
@@ -20,32 +24,41 @@ function scalarField(field: FieldDescriptor): FieldDescriptor {
   return field.kind === "array" && field.items ? field.items : field;
 }
 
+/** An enum field's filter values are its choices, as the tools' schema says; others never match. */
+function oneOfEnum<T extends string | number>(field: FieldDescriptor, value: T): T {
+  if (field.enum && !field.enum.includes(value)) {
+    throw new CoercionError(`must be one of ${field.enum.join(", ")}`);
+  }
+  return value;
+}
+
 function coerceScalar(field: FieldDescriptor, value: unknown): unknown {
   const target = scalarField(field);
   switch (target.kind) {
     case "string":
       if (typeof value !== "string") throw new CoercionError("must be a string");
-      if (value.length > MAX_STRING_LENGTH) {
-        throw new CoercionError(`must be at most ${MAX_STRING_LENGTH} characters`);
+      if (value.length > MAX_FILTER_STRING_LENGTH) {
+        throw new CoercionError(`must be at most ${MAX_FILTER_STRING_LENGTH} characters`);
       }
-      return value;
+      return oneOfEnum(target, value);
     case "number": {
       const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
       if (typeof number !== "number" || !Number.isFinite(number)) {
         throw new CoercionError("must be a number");
       }
-      return number;
+      return oneOfEnum(target, number);
     }
     case "boolean":
       if (value === true || value === "true") return true;
       if (value === false || value === "false") return false;
       throw new CoercionError("must be true or false");
     case "date": {
-      if (typeof value !== "string" && typeof value !== "number") {
-        throw new CoercionError("must be a date-time string");
+      const date = typeof value === "string" ? parseFilterDate(value) : undefined;
+      if (!date) {
+        throw new CoercionError(
+          "must be an ISO 8601 date or date-time, e.g. 2031-01-01 or 2031-01-01T09:30:00Z",
+        );
       }
-      const date = new Date(value);
-      if (Number.isNaN(date.getTime())) throw new CoercionError("must be a valid date-time");
       return date;
     }
     case "objectId":
@@ -77,8 +90,10 @@ function coerceRegex(value: unknown, options: unknown): RegExp {
   if (options !== undefined && (typeof options !== "string" || !/^[imsx]{0,4}$/.test(options))) {
     throw new CoercionError("$options may only contain the flags i, m, s and x");
   }
+  // JavaScript has no x flag and refuses a repeated one; "ii" means what "i" means.
+  const flags = typeof options === "string" ? [...new Set(options.replace(/x/g, ""))].join("") : "";
   try {
-    return new RegExp(value, typeof options === "string" ? options.replace("x", "") : undefined);
+    return new RegExp(value, flags);
   } catch {
     throw new CoercionError("$regex is not a valid regular expression");
   }
@@ -134,29 +149,99 @@ export interface FilterRules {
   view: SurfaceView;
 }
 
-/** Validates and coerces a caller's filter; throws one 400 naming every bad field. */
-export function buildFilter(input: PlainObject, rules: FilterRules): PlainObject {
-  assertNoForbiddenKeys(input, "filter");
-  const errors: FieldErrors = {};
-  const filter: PlainObject = {};
+/** Logical combinators a filter may use, at the top level and inside their own branches. */
+export const FILTER_COMBINATORS = ["$or", "$and"] as const;
+/** `{$or: [{$and: [...]}]}` is two levels; a combinator inside that is refused. */
+export const MAX_COMBINATOR_DEPTH = 2;
+/** Branches per `$or`/`$and` array. */
+export const MAX_COMBINATOR_BRANCHES = 10;
+
+const COMBINATORS = new Set<string>(FILTER_COMBINATORS);
+
+function isPlainRecord(value: unknown): value is PlainObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function combinatorBranches(
+  key: string,
+  value: unknown,
+  rules: FilterRules,
+  path: string,
+  depth: number,
+  errors: FieldErrors,
+): PlainObject[] | undefined {
+  if (depth > MAX_COMBINATOR_DEPTH) {
+    errors[path] =
+      `${key} may be nested at most ${MAX_COMBINATOR_DEPTH} levels deep ($or/$and inside a branch of $or/$and)`;
+    return undefined;
+  }
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_COMBINATOR_BRANCHES) {
+    errors[path] =
+      `must be a list of 1 to ${MAX_COMBINATOR_BRANCHES} filter objects, e.g. {"${key}": [{"title": "a"}, {"priority": 3}]}`;
+    return undefined;
+  }
+  const branches: PlainObject[] = [];
+  value.forEach((branch, index) => {
+    const branchPath = `${path}.${index}`;
+    if (!isPlainRecord(branch) || Object.keys(branch).length === 0) {
+      errors[branchPath] = "must be an object naming at least one filterable field";
+      return;
+    }
+    branches.push(buildClause(branch, rules, `${branchPath}.`, depth, errors));
+  });
+  return branches;
+}
+
+/**
+ * One level of a filter: field conditions, plus `$or`/`$and` whose branches are clauses of
+ * their own. `prefix` is the path of this clause in the caller's filter (`"$or.1."`), so each
+ * error names exactly where it is; `depth` counts the combinators above this clause.
+ */
+function buildClause(
+  input: PlainObject,
+  rules: FilterRules,
+  prefix: string,
+  depth: number,
+  errors: FieldErrors,
+): PlainObject {
+  const clause: PlainObject = {};
   for (const [key, value] of Object.entries(input)) {
-    const field = rules.description.byPath.get(key);
-    if (key.startsWith("$")) {
-      errors[key] = "top-level operators are not allowed; filter on a field instead";
+    const path = `${prefix}${key}`;
+    if (COMBINATORS.has(key)) {
+      const branches = combinatorBranches(key, value, rules, path, depth + 1, errors);
+      if (branches) clause[key] = branches;
       continue;
     }
+    if (key.startsWith("$")) {
+      errors[path] =
+        `operator ${key} is not allowed here; combine conditions with $or or $and, or filter on a field`;
+      continue;
+    }
+    const field = rules.description.byPath.get(key);
     // Hidden fields answer exactly like unknown ones, so the error is no oracle.
     if (!field || !rules.view.filterable.includes(key)) {
-      errors[key] = "is not a filterable field";
+      errors[path] = "is not a filterable field";
       continue;
     }
     try {
-      filter[key] = coerceCondition(field, value);
+      clause[key] = coerceCondition(field, value);
     } catch (error) {
       if (!(error instanceof CoercionError)) throw error;
-      errors[key] = error.message;
+      errors[path] = error.message;
     }
   }
+  return clause;
+}
+
+/**
+ * Validates and coerces a caller's filter; throws one 400 naming every bad path (`title`,
+ * `$or.1.priority`). Top-level `$or`/`$and` hold 1 to 10 filter objects each, which follow the
+ * same field rules and may nest `$or`/`$and` once more; no other `$` key is accepted.
+ */
+export function buildFilter(input: PlainObject, rules: FilterRules): PlainObject {
+  assertNoForbiddenKeys(input, "filter");
+  const errors: FieldErrors = {};
+  const filter = buildClause(input, rules, "", 0, errors);
   if (Object.keys(errors).length > 0) {
     const allowed = rules.view.filterable;
     const hint =
@@ -166,4 +251,35 @@ export function buildFilter(input: PlainObject, rules: FilterRules): PlainObject
     throw validationFailed(`Invalid filter. ${hint}`, errors);
   }
   return filter;
+}
+
+/**
+ * Adds `extra` to `filter` so that every condition of both must hold: a key both name is
+ * kept twice under `$and`, never overwritten. Used to lay a scope over a caller's filter, so
+ * no caller key (a field, `$or`, `$and`) can replace or widen it.
+ */
+export function conjoinFilters(filter: PlainObject, extra: PlainObject): PlainObject {
+  const result: PlainObject = { ...filter };
+  const both: PlainObject[] = [];
+  for (const [key, value] of Object.entries(extra)) {
+    if (!(key in result)) {
+      result[key] = value;
+    } else if (isDeepStrictEqual(result[key], value)) {
+      // The same condition twice (a queryFilter that echoes the query back) adds nothing.
+    } else if (key === "$and" && Array.isArray(value)) {
+      both.push(...(value as PlainObject[]));
+    } else {
+      both.push({ [key]: value });
+    }
+  }
+  if (both.length > 0) {
+    // A malformed `$and` (only trusted configuration could hold one) is kept, never dropped.
+    const existing = Array.isArray(result.$and)
+      ? (result.$and as PlainObject[])
+      : "$and" in result
+        ? [{ $and: result.$and }]
+        : [];
+    result.$and = [...existing, ...both];
+  }
+  return result;
 }

@@ -70,6 +70,10 @@ export function normalizeError(error: unknown): TerrenoError {
     }
     return validationFailed("The document failed validation.", fields);
   }
+  // The document was deleted between loading it and saving it (another request, instance).
+  if (error instanceof mongoose.Error.DocumentNotFoundError) {
+    return new TerrenoError("not_found", "The requested document was not found.");
+  }
   if (error instanceof mongoose.Error.CastError) {
     return validationFailed("A value has the wrong type.", {
       [error.path]: `must be a valid ${error.kind}`,

@@ -62,6 +62,35 @@ async function passes(
   return true;
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/**
+ * Whether `user` passes the method-level checks of `method` (called with no document); false
+ * when the method is disabled. Synchronous while every check answers synchronously, so tool
+ * lists (src/tools/visibleTools.ts) can be built without a promise per tool; a check that
+ * returns a promise makes the answer a promise. Checks run in order and stop at the first no.
+ */
+export function permitsMethod(
+  permissions: Permissions,
+  method: CrudMethod,
+  user: User | undefined,
+): boolean | Promise<boolean> {
+  const checks = permissions[method];
+  if (!checks || checks.length === 0) return false;
+  for (let i = 0; i < checks.length; i += 1) {
+    const verdict = checks[i](method, user);
+    if (isThenable(verdict)) {
+      return Promise.resolve(verdict).then(
+        (ok) => Boolean(ok) && passes(checks.slice(i + 1), method, user),
+      );
+    }
+    if (!verdict) return false;
+  }
+  return true;
+}
+
 /** Method level, before any document is loaded: 401 for an anonymous caller who fails, 403 otherwise. */
 export async function checkPermissions(
   permissions: Permissions,
@@ -72,7 +101,7 @@ export async function checkPermissions(
   if (!checks || checks.length === 0) {
     throw methodNotAllowed(method);
   }
-  if (!(await passes(checks, method, user))) {
+  if (!(await permitsMethod(permissions, method, user))) {
     throw user ? forbidden() : unauthenticated();
   }
 }

@@ -2,10 +2,16 @@
  * Validates a create/update body against the view's write schema (the same schema the tools
  * advertise), after the structural key checks. System, hidden and read-only fields are
  * absent from that schema, so naming one is refused rather than silently dropped. This is
- * the only place a body is validated, whichever surface it came through.
+ * the only place a body is validated, whichever surface it came through. An update body is a
+ * merge patch (mergePatch.ts): a null that would clear a field that must stay is named
+ * "is required". The body comes back as the core writes it, subdocument `id`s as `_id`.
  */
+import type { ModelDescription } from "../schema/types.js";
+import { summarizeFields } from "../schema/validator.js";
 import { TerrenoError, validationFailed } from "./errors.js";
 import { assertSafeDocumentKeys } from "./inputSafety.js";
+import { requiredNulls } from "./mergePatch.js";
+import { toStoredIds } from "./subdocumentIds.js";
 import type { PlainObject } from "./types.js";
 import type { SurfaceView } from "./view.js";
 
@@ -16,6 +22,7 @@ export function validateBody(
   view: SurfaceView,
   mode: "create" | "update",
   body: unknown,
+  description: ModelDescription,
 ): PlainObject {
   if (body === UNREADABLE_BODY) {
     throw new TerrenoError(
@@ -28,8 +35,11 @@ export function validateBody(
   }
   assertSafeDocumentKeys(body);
   const result = mode === "create" ? view.validateCreate(body) : view.validateUpdate(body);
-  if (!result.ok) {
-    throw validationFailed(result.message, result.fields);
+  const cleared = mode === "update" ? requiredNulls(view.updateSchema, body as PlainObject) : {};
+  if (!result.ok || Object.keys(cleared).length > 0) {
+    // The validator alone would say `title: must be a string` for `{"title": null}`.
+    const fields = { ...(result.ok ? {} : result.fields), ...cleared };
+    throw validationFailed(summarizeFields(fields), fields);
   }
-  return { ...(body as PlainObject) };
+  return toStoredIds(description.fields, body as PlainObject);
 }

@@ -7,7 +7,8 @@
 import { createHiddenFields, type HiddenFields } from "../schema/hiddenFields.js";
 import { writeSchema } from "../schema/jsonSchema.js";
 import type { FieldDescriptor, JsonSchema, ModelDescription } from "../schema/types.js";
-import { compileValidator, type Validator } from "../schema/validator.js";
+import { lazyValidator, type Validator } from "../schema/validator.js";
+import { type ListInputContract, listInputContract } from "./listSchema.js";
 import { isMethodEnabled } from "./permissions.js";
 import { CRUD_METHODS, type CrudMethod, type CrudOptions, type PopulatePath } from "./types.js";
 
@@ -32,6 +33,11 @@ export interface SurfaceView {
   updateSchema: JsonSchema;
   validateCreate: Validator;
   validateUpdate: Validator;
+  /**
+   * Tools only: the typed list input the list tool advertises, checked by the core on every
+   * list call of this surface. REST's query-string text is coerced by the core instead.
+   */
+  listInput?: ListInputContract;
 }
 
 export const DEFAULT_LIMIT = 100;
@@ -103,7 +109,7 @@ export function buildView(
     surface === "rest"
       ? restMax
       : Math.min(restMax, options.mcp?.maxLimit ?? DEFAULT_MCP_MAX_LIMIT);
-  return {
+  const view: SurfaceView = {
     surface,
     hidden,
     filterable: (options.queryFields ?? []).filter(
@@ -117,7 +123,9 @@ export function buildView(
     anonymous: anonymousFor(options, surface),
     createSchema,
     updateSchema,
-    validateCreate: compileValidator(createSchema),
-    validateUpdate: compileValidator(updateSchema),
+    validateCreate: lazyValidator(createSchema),
+    validateUpdate: lazyValidator(updateSchema),
   };
+  if (surface === "tools") view.listInput = listInputContract(description, view);
+  return view;
 }

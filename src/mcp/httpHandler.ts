@@ -12,6 +12,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { armToolsListSlot, spliceToolsList } from "./toolsListReply.js";
 
 export type ServerFactory = (ctx: McpRequestContext) => Server;
 
@@ -23,6 +24,13 @@ export function createDualEraHandler(factory: ServerFactory, onerror?: (error: E
   const modern = createMcpHandler(factory, { legacy: "reject", onerror });
 
   async function fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
+    // tools/list replies carry the catalog serialized once (toolsListReply.ts).
+    const slot = armToolsListSlot(options?.parsedBody, options?.authInfo);
+    const response = await dispatch(request, options);
+    return slot ? spliceToolsList(response, slot) : response;
+  }
+
+  async function dispatch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
     if (!(await isLegacyRequest(request, options?.parsedBody))) {
       return modern.fetch(request, options);
     }

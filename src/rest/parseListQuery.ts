@@ -1,6 +1,9 @@
 /**
  * Reads list parameters from the raw query string with a bounded `qs` parse, so operator
  * syntax (`calories[$gt]=100`) works whatever query parser the host app configured.
+ * `$or`/`$and` use indexed brackets: `$or[0][title]=a&$or[1][priority][$gte]=3`, and two
+ * levels deep `$or[1][$and][0][priority][$gte]=3` (the deepest valid key has 6 segments, with
+ * `[$in][]`; anything deeper stays an unparsed key the core refuses).
  */
 import type { Request } from "express";
 import qs from "qs";
@@ -12,7 +15,8 @@ const RESERVED = new Set(["page", "limit", "sort", "populate"]);
 export function parseListQuery(req: Request): ListInput {
   const queryString = req.originalUrl.split("?")[1] ?? "";
   const parsed = qs.parse(queryString, {
-    depth: 3,
+    // $or[i][$and][j][field][$in][] is the deepest filter the core accepts.
+    depth: 6,
     arrayLimit: 100,
     parameterLimit: 200,
     allowPrototypes: false,

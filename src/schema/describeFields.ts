@@ -10,6 +10,7 @@ import {
   isSchemaType,
   isUnconditionallyRequired,
   mapValueTypeOf,
+  optionsOf,
   type SchemaLike,
   subSchemaOf,
   timestampNamesOf,
@@ -70,6 +71,10 @@ export function describeSchemaType(
   const subSchema = subSchemaOf(schemaType);
   if (instance === "Array") {
     base.kind = "array";
+    const maxItems = optionsOf(schemaType).maxItems;
+    if (typeof maxItems === "number" && Number.isInteger(maxItems) && maxItems >= 0) {
+      base.maxItems = maxItems;
+    }
     base.items = subSchema
       ? describeSubschema(path, subSchema)
       : describeItem(path, arrayItemTypeOf(schemaType));

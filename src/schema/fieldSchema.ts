@@ -49,6 +49,8 @@ export function constraintSentences(field: FieldDescriptor): string[] {
       sentences.push('Decimal number as a string, e.g. "12.50".');
   } else if (field.kind === "number") {
     sentences.push(range(field.min, field.max, ""));
+  } else if (field.kind === "array" && field.maxItems !== undefined) {
+    sentences.push(range(undefined, field.maxItems, " items"));
   }
   return sentences.filter((sentence): sentence is string => sentence !== undefined);
 }
@@ -103,10 +105,68 @@ export function scalarTypeSchema(field: FieldDescriptor): JsonSchema | undefined
   }
 }
 
-/** Mixed (and Buffer) values have no single JSON type; a schema without `type` accepts any. */
+/**
+ * A date a client may write: an RFC 3339 date-time, or a date alone (`2031-01-01`), which
+ * means 00:00 UTC. Two formats in `anyOf` because no single portable format covers both (and
+ * type arrays are not portable); ajv checks either one, calendar included. Output and filter
+ * schemas keep the plain date-time of `scalarTypeSchema`: the server always answers date-times.
+ */
+export function dateInputSchema(): JsonSchema {
+  return {
+    anyOf: [
+      { type: "string", format: "date-time" },
+      { type: "string", format: "date" },
+    ],
+  };
+}
+
+/** Said beside every written date, for models that read descriptions rather than formats. */
+export const DATE_INPUT_SENTENCE = "A date alone means 00:00 UTC.";
+
+/**
+ * Whether `name` is a subdocument's `_id`, which serialized documents show as `id` at every
+ * depth: the output schema names it so, and write bodies take it so (the core maps it back
+ * to `_id` before Mongoose sees it). Not when the subdocument has a field called `id`.
+ */
+export function isSubdocumentId(
+  name: string,
+  field: FieldDescriptor,
+  siblings: Record<string, FieldDescriptor>,
+): boolean {
+  return name === "_id" && field.system === true && field.path !== "_id" && !("id" in siblings);
+}
+
+/** The JSON types a Mixed value, or one of its list items, may take, each named. */
+function typedValues(): JsonSchema[] {
+  return [{ type: "string" }, { type: "number" }, { type: "boolean" }, { type: "object" }];
+}
+
+/**
+ * Mixed (and Buffer) values have no single JSON type. Rather than a bare `{}`, which some
+ * providers reject or read as "string", they get an `anyOf` naming each type: a string,
+ * number, boolean, object, or a list of those (a list of lists is the one shape left out;
+ * `nullable` adds null where the field may be empty). A Buffer is text, bytes, or the
+ * `{"type": "Buffer", "data": [...]}` object it reads back as. Bodies are validated against
+ * this schema, so the server accepts exactly these forms.
+ */
 export function anyValueSchema(field: FieldDescriptor): JsonSchema {
-  const what = field.mongooseType === "Buffer" ? "Binary data." : "Any JSON value.";
-  return { description: joinDescription(field.description, what) };
+  if (field.mongooseType === "Buffer") {
+    const bytes: JsonSchema = {
+      type: "array",
+      items: { type: "integer", minimum: 0, maximum: 255 },
+    };
+    return withDescription(
+      { anyOf: [{ type: "string" }, bytes, { type: "object" }] },
+      joinDescription(
+        field.description,
+        'Binary data: UTF-8 text, a list of bytes (0 to 255), or {"type": "Buffer", "data": [bytes]}.',
+      ),
+    );
+  }
+  return withDescription(
+    { anyOf: [...typedValues(), { type: "array", items: { anyOf: typedValues() } }] },
+    joinDescription(field.description, "A string, number, boolean, object, or a list of those."),
+  );
 }
 
 /** Optional values may be stored as null; `anyOf` (never a type array) keeps clients happy. */

@@ -5,6 +5,7 @@
 export { describeModel, describeSchema } from "./describeModel.js";
 export { createHiddenFields, type HiddenFields } from "./hiddenFields.js";
 export {
+  DEFAULT_MAX_ITEMS,
   filterValueSchema,
   type OutputSchemaOptions,
   outputSchema,

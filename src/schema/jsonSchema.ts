@@ -4,4 +4,4 @@
  */
 export { filterValueSchema } from "./operators.js";
 export { type OutputSchemaOptions, outputSchema } from "./outputSchema.js";
-export { type WriteSchemaOptions, writeSchema } from "./writeSchema.js";
+export { DEFAULT_MAX_ITEMS, type WriteSchemaOptions, writeSchema } from "./writeSchema.js";

@@ -6,6 +6,7 @@
  */
 import {
   anyValueSchema,
+  isSubdocumentId,
   joinDescription,
   nullable,
   objectIdDescription,
@@ -40,7 +41,8 @@ function objectSchema(fields: Record<string, FieldDescriptor>, excluded: Exclude
   for (const [name, field] of Object.entries(fields)) {
     if (excluded(field)) continue;
     const schema = valueSchema(field, excluded);
-    if (schema) properties[name] = schema;
+    // Serialized subdocuments carry their `_id` as `id`, like the document itself.
+    if (schema) properties[isSubdocumentId(name, field, fields) ? "id" : name] = schema;
   }
   // Open: serializers may add virtuals (e.g. `id` on subdocuments).
   return { type: "object", properties, additionalProperties: true };

@@ -39,6 +39,12 @@ export interface FieldDescriptor {
   description?: string;
   /** Array item type. */
   items?: FieldDescriptor;
+  /**
+   * Most items an array may hold when written through the API, from the path's `maxItems`
+   * option (`tags: {type: [String], maxItems: 20}`); write schemas default to
+   * `DEFAULT_MAX_ITEMS` (1,000) without it.
+   */
+  maxItems?: number;
   /** Subdocument / nested object children, keyed by their own (undotted) name. */
   properties?: Record<string, FieldDescriptor>;
   /** Map value type. */

@@ -134,12 +134,25 @@ function toFields(errors: readonly ErrorObject[]): Record<string, string> {
   return fields;
 }
 
-function summarize(fields: Record<string, string>): string {
+/** The one-line message of a validation failure, as every validator here words it. */
+export function summarizeFields(fields: Record<string, string>): string {
   const entries = Object.entries(fields);
   const shown = entries.slice(0, MAX_SUMMARY_FIELDS).map(([path, message]) => `${path} ${message}`);
   const more =
     entries.length > MAX_SUMMARY_FIELDS ? `; and ${entries.length - MAX_SUMMARY_FIELDS} more` : "";
   return `Invalid input: ${shown.join("; ")}${more}.`;
+}
+
+/**
+ * A validator compiled on its first call: start-up stays cheap for apps with many models,
+ * and each schema is still compiled once.
+ */
+export function lazyValidator(schema: JsonSchema): Validator {
+  let compiled: Validator | undefined;
+  return (value) => {
+    compiled ??= compileValidator(schema);
+    return compiled(value);
+  };
 }
 
 /** Compiles once; cache the returned function, compiling is the expensive part. */
@@ -149,6 +162,6 @@ export function compileValidator(schema: JsonSchema): Validator {
     if (validate(value)) return { ok: true };
     const fields = toFields(validate.errors ?? []);
     if (Object.keys(fields).length === 0) fields[ROOT_KEY] = "is invalid";
-    return { ok: false, fields, message: summarize(fields) };
+    return { ok: false, fields, message: summarizeFields(fields) };
   };
 }

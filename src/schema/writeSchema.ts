@@ -1,11 +1,16 @@
 /**
  * The JSON Schema of a create or update body: the model's writable, visible fields with
  * their constraints, closed objects everywhere, and constraints repeated in descriptions.
+ * An update body is a JSON Merge Patch (RFC 7396): nothing in it is required, optional
+ * fields take `null` to clear them, and subdocuments carry `id` as reads show it.
  */
 import {
   anyValueSchema,
   constraintSentences,
+  DATE_INPUT_SENTENCE,
   DECIMAL_PATTERN,
+  dateInputSchema,
+  isSubdocumentId,
   joinDescription,
   nullable,
   OBJECT_ID_PATTERN,
@@ -23,8 +28,9 @@ export interface WriteSchemaOptions {
   readOnlyFields?: readonly string[];
   mode: "create" | "update";
   /**
-   * Let optional fields be `null` (to clear them) via `anyOf: [T, {type: "null"}]`.
-   * Default false: plain types are easier for models to follow.
+   * Let clearable fields (see `isClearable`) be `null` via `anyOf: [T, {type: "null"}]`, on
+   * the levels a merge patch merges (the root and the objects below it, not array items).
+   * Default: true for update (a merge patch clears with null), false for create.
    */
   nullable?: boolean;
 }
@@ -34,6 +40,48 @@ interface Context {
   nullable: boolean;
   excluded: (field: FieldDescriptor) => boolean;
 }
+
+/**
+ * Where an object sits. `requireable`: its required fields are listed (never on update: a
+ * patch names what changes, and elements of a replaced array are checked by Mongoose before
+ * anything is written). `patch`: it is merged, not replaced, so null may clear its fields.
+ */
+interface Level {
+  requireable: boolean;
+  patch: boolean;
+}
+
+/**
+ * Whether a merge patch may clear the field with `null`: not required, not managed by
+ * Mongoose, and (for a plain nested object, which Mongoose always keeps) holding no field
+ * that must stay. The core refuses null for anything else with "is required".
+ */
+export function isClearable(field: FieldDescriptor): boolean {
+  if (field.required || field.system) return false;
+  if (field.kind === "object" && !field.subdocument) {
+    return Object.values(field.properties ?? {}).every(isClearable);
+  }
+  return true;
+}
+
+/**
+ * Most items any written array may hold unless its path sets `maxItems`: the validator refuses
+ * more on every surface (400 / isError `validation_failed` naming the field), so a body can't
+ * make the server cast, check and store an unbounded list.
+ */
+export const DEFAULT_MAX_ITEMS = 1000;
+
+/** The list forms of a Mixed or Buffer value are bounded like any other array. */
+function withMaxItems(schema: JsonSchema): JsonSchema {
+  for (const branch of schema.anyOf ?? []) {
+    if (branch.type === "array") branch.maxItems ??= DEFAULT_MAX_ITEMS;
+  }
+  return schema;
+}
+
+const SUBDOCUMENT_ID_SENTENCE = "The item's id as read; omit it for a new item.";
+const SUBDOCUMENT_OBJECT_ID_SENTENCE =
+  "The item's id as read (24 hex characters); omit it for a new item.";
 
 interface Built {
   schema: JsonSchema;
@@ -58,20 +106,27 @@ function numberSchema(field: FieldDescriptor): JsonSchema {
   return schema;
 }
 
-/** The fields of one object level; `requireable` is false where every field is optional. */
+/** The fields of one object level. */
 function objectSchema(
   fields: Record<string, FieldDescriptor>,
   ctx: Context,
-  requireable: boolean,
+  level: Level,
 ): JsonSchema | undefined {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [name, field] of Object.entries(fields)) {
     if (ctx.excluded(field)) continue;
-    const built = fieldSchema(field, ctx, requireable);
+    const built = fieldSchema(field, ctx, level);
     if (!built) continue;
-    properties[name] = built.required || !ctx.nullable ? built.schema : nullable(built.schema);
-    if (built.required) required.push(name);
+    let key = name;
+    if (isSubdocumentId(name, field, fields)) {
+      key = "id";
+      built.schema.description =
+        field.kind === "objectId" ? SUBDOCUMENT_OBJECT_ID_SENTENCE : SUBDOCUMENT_ID_SENTENCE;
+    }
+    const clearable = ctx.nullable && level.patch && isClearable(field);
+    properties[key] = clearable ? nullable(built.schema) : built.schema;
+    if (built.required) required.push(key);
   }
   if (Object.keys(properties).length === 0) return undefined;
   const schema: JsonSchema = { type: "object", properties };
@@ -80,13 +135,11 @@ function objectSchema(
   return schema;
 }
 
-function fieldSchema(
-  field: FieldDescriptor,
-  ctx: Context,
-  requireable: boolean,
-): Built | undefined {
+function fieldSchema(field: FieldDescriptor, ctx: Context, level: Level): Built | undefined {
   let schema: JsonSchema | undefined;
-  let required = requireable && field.required && !field.hasDefault;
+  let required = level.requireable && field.required && !field.hasDefault;
+  // Array items and map values are whole values: required fields apply on create, null never.
+  const whole: Level = { requireable: ctx.mode === "create", patch: false };
   switch (field.kind) {
     case "string":
       schema = stringSchema(field);
@@ -95,24 +148,32 @@ function fieldSchema(
       schema = numberSchema(field);
       break;
     case "boolean":
-    case "date":
       schema = scalarTypeSchema(field);
+      break;
+    case "date":
+      schema = dateInputSchema();
       break;
     case "objectId":
       schema = { type: "string", pattern: OBJECT_ID_PATTERN };
       break;
     case "array": {
-      // Array elements are written whole, so their own required fields always apply.
-      const items = field.items ? fieldSchema(field.items, ctx, true) : undefined;
+      // Arrays are replaced whole, so each element is a complete value.
+      const items = field.items ? fieldSchema(field.items, ctx, whole) : undefined;
       if (!items) return undefined;
-      schema = { type: "array", items: items.schema };
+      schema = {
+        type: "array",
+        items: items.schema,
+        maxItems: field.maxItems ?? DEFAULT_MAX_ITEMS,
+      };
       break;
     }
     case "object": {
-      // A subdocument is replaced as a whole; a plain nested object follows its parent's rule.
-      schema = objectSchema(field.properties ?? {}, ctx, field.subdocument ? true : requireable);
+      // On create a subdocument's own required fields apply whenever it is given; on update
+      // objects merge (RFC 7396), so nothing below them is required either.
+      const requireable = field.subdocument ? ctx.mode === "create" : level.requireable;
+      schema = objectSchema(field.properties ?? {}, ctx, { requireable, patch: level.patch });
       if (!schema) return undefined;
-      if (!field.subdocument) required = requireable && (schema.required?.length ?? 0) > 0;
+      if (!field.subdocument) required = level.requireable && (schema.required?.length ?? 0) > 0;
       break;
     }
     case "map": {
@@ -120,17 +181,27 @@ function fieldSchema(
       const values = fieldSchema(
         field.values ?? { path: `${field.path}.$*`, kind: "mixed", required: false },
         ctx,
-        true,
+        whole,
       );
       if (!values) return undefined;
-      schema = { type: "object", additionalProperties: values.schema };
+      // A patched map merges by key, and a key set to null is removed.
+      const clearKeys = ctx.nullable && level.patch;
+      schema = {
+        type: "object",
+        additionalProperties: clearKeys ? nullable(values.schema) : values.schema,
+      };
       break;
     }
     default:
-      return { schema: anyValueSchema(field), required };
+      return { schema: withMaxItems(anyValueSchema(field)), required };
   }
   if (!schema) return undefined;
-  const extra = field.kind === "objectId" ? objectIdDescription(field) : undefined;
+  const extra =
+    field.kind === "objectId"
+      ? objectIdDescription(field)
+      : field.kind === "date"
+        ? DATE_INPUT_SENTENCE
+        : undefined;
   const mapNote = field.kind === "map" ? "Keys must not contain '.' or start with '$'." : undefined;
   withDescription(
     schema,
@@ -160,15 +231,17 @@ export function writeSchema(
   if (description.softDelete) topLevelExcluded.add("deleted");
   const ctx: Context = {
     mode: options.mode,
-    nullable: options.nullable ?? false,
+    nullable: options.nullable ?? options.mode === "update",
     excluded: (field) => {
       if (topLevelExcluded.has(field.path)) return true;
-      // A subdocument's own `_id` stays writable so read-modify-write keeps element identity.
+      // A subdocument's own `_id` stays writable (as `id`) so a read written back keeps
+      // element identity.
       if (field.system && !field.path.endsWith("._id")) return true;
       return options.hidden.isHidden(field.path) || isReadOnly(field.path);
     },
   };
-  const root = objectSchema(description.fields, ctx, options.mode === "create") ?? {
+  const level: Level = { requireable: options.mode === "create", patch: true };
+  const root = objectSchema(description.fields, ctx, level) ?? {
     type: "object",
     properties: {},
     additionalProperties: false,

@@ -1,16 +1,37 @@
 /**
  * Output schemas: every tool answers `{data, ...}` like the REST API, so results wrap the
  * serialized document(s). A custom `mcpResponseHandler` may shape data freely, so its schema
- * is left open.
+ * names every JSON type rather than being a bare `{}`.
  */
 import type { Resource } from "../core/resource.js";
 import type { CrudMethod } from "../core/types.js";
 import { outputSchema } from "../schema/jsonSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 
+/**
+ * What a custom response handler may return: any JSON value, each type named (clients check
+ * results against this, and a handler may shape a list into anything).
+ */
+function shapedByHandler(what: string): JsonSchema {
+  return {
+    anyOf: [
+      { type: "object" },
+      { type: "array" },
+      { type: "string" },
+      { type: "number" },
+      { type: "boolean" },
+      { type: "null" },
+    ],
+    description: `${what}, shaped by the server's response handler.`,
+  };
+}
+
+function hasCustomHandler(resource: Resource): boolean {
+  return Boolean(resource.options.mcp?.mcpResponseHandler ?? resource.options.responseHandler);
+}
+
 function documentSchema(resource: Resource): JsonSchema {
-  const custom = resource.options.mcp?.mcpResponseHandler ?? resource.options.responseHandler;
-  if (custom) return { description: "A document, shaped by the server's response handler." };
+  if (hasCustomHandler(resource)) return shapedByHandler("A document");
   return outputSchema(resource.description, { hidden: resource.views.tools.hidden });
 }
 
@@ -19,7 +40,9 @@ export function toolOutputSchema(resource: Resource, method: CrudMethod): JsonSc
     return {
       type: "object",
       properties: {
-        data: { type: "array", items: documentSchema(resource) },
+        data: hasCustomHandler(resource)
+          ? shapedByHandler("The page's documents")
+          : { type: "array", items: documentSchema(resource) },
         page: { type: "integer" },
         limit: { type: "integer" },
         total: { type: "integer" },

@@ -1,4 +1,4 @@
-/** Test models shared by REST and MCP suites: a user, an owned Todo and a Food with a populated owner. */
+/** Test models shared by REST and MCP suites: a user, an owned Todo (with a checklist and a reminder) and a Food with a populated owner. */
 import mongoose, { Schema } from "mongoose";
 import { authUserPlugin } from "../../src/auth/userPlugin.js";
 
@@ -16,6 +16,15 @@ const todoSchema = new Schema(
     internalNote: String,
     ownerId: { type: Schema.Types.ObjectId, ref: "User", required: true },
     deleted: { type: Boolean, default: false },
+    // An array of subdocuments (each read with its own `id`) and a plain nested object: the
+    // shapes round trips and merge patches must handle, as the example app's Todo has them.
+    checklist: [
+      {
+        text: { type: String, required: true, maxlength: 200 },
+        done: { type: Boolean, default: false },
+      },
+    ],
+    reminder: { at: Date, channel: { type: String, enum: ["email", "push"] } },
   },
   { timestamps: true },
 );

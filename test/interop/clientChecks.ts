@@ -7,15 +7,21 @@ import assert from "node:assert/strict";
 import { createMCPClient } from "@ai-sdk/mcp";
 import { type ClientKind, connectClient, type ToolCallOutcome } from "../helpers/mcpClients.js";
 
-/** The example app's MCP tools: todos get all five methods, foods the default list and read. */
+/**
+ * The example app's MCP tools for a signed-in non-admin: todos get all five methods and the
+ * `complete` action, foods the default list and read, plus the discovery tools.
+ */
 export const EXAMPLE_TOOLS = [
+  "describe_models",
   "foods_list",
   "foods_read",
+  "todos_complete",
   "todos_create",
   "todos_delete",
   "todos_list",
   "todos_read",
   "todos_update",
+  "whoami",
 ] as const;
 
 export type InteropClientKind = ClientKind | "ai-sdk";
@@ -140,6 +146,10 @@ export async function checkClient(
     assert.equal(read.id, id);
     assert.equal(read.title, title);
 
+    const completed = dataOf("todos_complete", await call("todos_complete", { id }));
+    assert.equal(completed.completed, true);
+    assert.equal(typeof completed.completedAt, "string", "todos_complete set no completedAt");
+
     const updated = dataOf("todos_update", await call("todos_update", { id, completed: true }));
     assert.equal(updated.completed, true);
 
@@ -160,6 +170,22 @@ export async function checkClient(
 
     const food = dataOf("foods_read", await call("foods_read", { id: foodId }));
     assert.equal(food.id, foodId);
+
+    const described = await call("describe_models", { query: "todo" });
+    assert.notEqual(
+      described.isError,
+      true,
+      `describe_models failed: ${describeFailure(described)}`,
+    );
+    const models = (described.structuredContent?.models ?? []) as Array<{ name?: string }>;
+    assert.ok(
+      models.some((model) => model.name === "Todo"),
+      "describe_models did not describe Todo",
+    );
+
+    const me = await call("whoami", {});
+    assert.notEqual(me.isError, true, `whoami failed: ${describeFailure(me)}`);
+    assert.equal(typeof me.structuredContent?.userId, "string", "whoami returned no userId");
 
     const deleted = dataOf("todos_delete", await call("todos_delete", { id }));
     assert.equal(deleted.deleted, true);

@@ -187,14 +187,20 @@ describe("MCP over raw HTTP", () => {
     });
     assert.equal(foods.status, 200);
     assert.equal(foods.body.result.isError, undefined);
+    // Todos do not serve anonymous callers, so to one their tools do not exist.
+    const listed = await rpc(open, { jsonrpc: "2.0", id: 2, method: "tools/list" });
+    assert.deepEqual(
+      listed.body.result.tools.map((tool: { name: string }) => tool.name),
+      ["foods_list", "foods_read"],
+    );
     const todos = await rpc(open, {
       jsonrpc: "2.0",
-      id: 2,
+      id: 3,
       method: "tools/call",
       params: { name: "todos_list", arguments: {} },
     });
-    assert.equal(todos.body.result.isError, true);
-    assert.match(todos.body.result.content[0].text, /^unauthenticated/);
+    assert.equal(todos.body.error.code, -32602);
+    assert.match(todos.body.error.message, /^unknown_tool: Unknown tool: todos_list\./);
   });
 
   test("a Better Auth session token authenticates MCP calls through the same resolver", async () => {

@@ -5,6 +5,7 @@ import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { IsAny, IsAuthenticated } from "../../src/core/permissions.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { assertPortable } from "../../src/schema/portability.js";
+import type { JsonSchema } from "../../src/schema/types.js";
 import { defaultToolPrefix } from "../../src/tools/naming.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
@@ -82,9 +83,11 @@ describe("MCP tool definitions", () => {
     const create = tool("todos_create").inputSchema;
     const props = create.properties ?? {};
     assert.deepEqual(Object.keys(props).sort(), [
+      "checklist",
       "completed",
       "dueDate",
       "priority",
+      "reminder",
       "tags",
       "title",
     ]);
@@ -94,12 +97,24 @@ describe("MCP tool definitions", () => {
     assert.equal(props.priority.minimum, 1);
     assert.equal(props.priority.maximum, 5);
     assert.equal(props.completed.default, false);
-    assert.equal(props.dueDate.format, "date-time");
+    // A date-time, or a date alone (00:00 UTC).
+    assert.deepEqual(props.dueDate.anyOf, [
+      { type: "string", format: "date-time" },
+      { type: "string", format: "date" },
+    ]);
     assert.deepEqual(props.tags.items, { type: "string" });
     const update = tool("todos_update").inputSchema;
     assert.deepEqual(update.required, ["id"]);
     assert.ok(!("internalNote" in (update.properties ?? {})));
     assert.ok(!("ownerId" in (update.properties ?? {})));
+    // A merge patch: null clears an optional field, never a required one; subdocuments take
+    // the `id` they are read with.
+    const patch = update.properties as Record<string, JsonSchema>;
+    assert.equal(patch.title.type, "string");
+    assert.deepEqual(patch.priority.anyOf?.at(-1), { type: "null" });
+    const item = patch.checklist.anyOf?.[0].items;
+    assert.deepEqual(Object.keys(item?.properties ?? {}), ["text", "done", "id"]);
+    assert.equal(item?.required, undefined);
   });
 
   test("the list schema offers visible filters with per-type operators, sort, page, limit and populate", () => {
@@ -107,9 +122,12 @@ describe("MCP tool definitions", () => {
     const filter = list.filter as {
       properties: Record<string, unknown>;
       additionalProperties: boolean;
+      description: string;
     };
     assert.equal(filter.additionalProperties, false);
     assert.deepEqual(Object.keys(filter.properties).sort(), [
+      "$and",
+      "$or",
       "completed",
       "dueDate",
       "ownerId",
@@ -120,11 +138,13 @@ describe("MCP tool definitions", () => {
     assert.ok(!("internalNote" in filter.properties), "hidden fields are not filterable");
     assert.match(JSON.stringify(filter.properties.priority), /\$gte/);
     assert.doesNotMatch(JSON.stringify(filter.properties.title), /\$gte/);
+    assert.match(filter.description, /\$or\/\$and: 1-10 non-empty filters like this one/);
     assert.ok(list.sort && list.page && list.limit);
-    assert.doesNotMatch(String(list.sort.pattern), /internalNote/);
+    assert.match(String(list.sort.description), /: title, completed, priority, dueDate/);
+    assert.doesNotMatch(String(list.sort.description), /internalNote|tags|checklist/);
     assert.deepEqual((list.populate.items as { enum: string[] }).enum, ["ownerId"]);
-    assert.match(String(tool("todos_list").description), /title/);
-    assert.match(String(tool("todos_list").description), /At most 5 per page/);
+    assert.equal(list.limit.description, "From 1, default and cap 5.");
+    assert.equal(tool("todos_list").description, "List Todo documents you may see.");
   });
 
   test("models default to list and read; an empty REST permission never becomes a tool", () => {

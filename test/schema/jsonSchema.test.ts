@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { describeModel, describeSchema } from "../../src/schema/describeModel.js";
+import { nullable } from "../../src/schema/fieldSchema.js";
 import { createHiddenFields } from "../../src/schema/hiddenFields.js";
 import { outputSchema, writeSchema } from "../../src/schema/jsonSchema.js";
 import { assertPortable } from "../../src/schema/portability.js";
@@ -22,8 +23,8 @@ const toolsHidden = createHiddenFields(["internalNote"], todo);
 const todoWriteProperties = (mode: "create" | "update"): Record<string, JsonSchema> => ({
   title: { type: "string", maxLength: 200, description: "At most 200 characters." },
   completed: mode === "create" ? { type: "boolean", default: false } : { type: "boolean" },
-  dueDate: { type: "string", format: "date-time" },
-  tags: { type: "array", items: { type: "string" } },
+  dueDate: WRITTEN_DATE,
+  tags: { type: "array", items: { type: "string" }, maxItems: 1000 },
   ownerId: {
     type: "string",
     pattern: OBJECT_ID,
@@ -46,21 +47,86 @@ const todoWriteProperties = (mode: "create" | "update"): Record<string, JsonSche
       properties: {
         name: { type: "string" },
         qty: { type: "number" },
-        _id: { type: "string", pattern: OBJECT_ID, description: "ObjectId (24 hex characters)." },
+        id: { type: "string", pattern: OBJECT_ID, description: ITEM_ID },
       },
       required: ["name"],
       additionalProperties: false,
     },
+    maxItems: 1000,
   },
   meta: {
     type: "object",
     additionalProperties: { type: "number" },
     description: "Keys must not contain '.' or start with '$'.",
   },
-  extra: { description: "Any JSON value." },
+  extra: WRITTEN_ANY_VALUE,
 });
 
 const orNull = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: "null" }] });
+
+/** Mixed: every JSON type named (never a bare `{}`), lists of lists and null left out. */
+const ANY_VALUE: JsonSchema = {
+  anyOf: [
+    { type: "string" },
+    { type: "number" },
+    { type: "boolean" },
+    { type: "object" },
+    {
+      type: "array",
+      items: {
+        anyOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }, { type: "object" }],
+      },
+    },
+  ],
+  description: "A string, number, boolean, object, or a list of those.",
+};
+
+/** Mixed in a write schema: its list form holds at most DEFAULT_MAX_ITEMS (1,000) items. */
+const WRITTEN_ANY_VALUE: JsonSchema = {
+  ...ANY_VALUE,
+  anyOf: ANY_VALUE.anyOf?.map((branch) =>
+    branch.type === "array" ? { ...branch, maxItems: 1000 } : branch,
+  ),
+};
+
+/** A written date: a date-time or a date alone, both said in the schema and its description. */
+const WRITTEN_DATE: JsonSchema = {
+  anyOf: [
+    { type: "string", format: "date-time" },
+    { type: "string", format: "date" },
+  ],
+  description: "A date alone means 00:00 UTC.",
+};
+const ITEM_ID = "The item's id as read (24 hex characters); omit it for a new item.";
+
+/**
+ * The update body is a merge patch: nothing required (array items included), every optional
+ * field and nested field nullable (null clears it), map keys nullable (null removes one).
+ */
+function todoPatchProperties(): Record<string, JsonSchema> {
+  const plain = todoWriteProperties("update");
+  const { items } = plain.items;
+  return {
+    title: plain.title,
+    completed: orNull({ type: "boolean" }),
+    dueDate: nullable(WRITTEN_DATE),
+    tags: nullable(plain.tags),
+    ownerId: nullable(plain.ownerId),
+    priority: nullable(plain.priority),
+    status: orNull(plain.status),
+    address: orNull({
+      type: "object",
+      properties: {
+        city: orNull({ type: "string" }),
+        zip: nullable(plain.address.properties?.zip ?? {}),
+      },
+      additionalProperties: false,
+    }),
+    items: nullable({ ...plain.items, items: { ...items, required: undefined } }),
+    meta: nullable({ ...plain.meta, additionalProperties: orNull({ type: "number" }) }),
+    extra: nullable(plain.extra),
+  };
+}
 
 describe("writeSchema: the Todo model", () => {
   it("create: visible writable fields, required from the schema, defaults kept", () => {
@@ -72,10 +138,24 @@ describe("writeSchema: the Todo model", () => {
     });
   });
 
-  it("update: everything optional, at least one field, no defaults", () => {
-    assert.deepEqual(writeSchema(todo, { hidden: toolsHidden, mode: "update" }), {
+  it("update: a merge patch; nothing required, optional fields nullable, no defaults", () => {
+    const schema = writeSchema(todo, { hidden: toolsHidden, mode: "update" });
+    assert.deepEqual(JSON.parse(JSON.stringify(schema)), {
       type: "object",
-      properties: todoWriteProperties("update"),
+      properties: JSON.parse(JSON.stringify(todoPatchProperties())),
+      additionalProperties: false,
+      minProperties: 1,
+    });
+    assert.doesNotMatch(JSON.stringify(schema), /required/i, "nothing is called required");
+  });
+
+  it("update without nullable: the same fields, no null anywhere", () => {
+    const properties = todoWriteProperties("update");
+    const { required: _itemsRequired, ...items } = properties.items.items ?? {};
+    const schema = writeSchema(todo, { hidden: toolsHidden, mode: "update", nullable: false });
+    assert.deepEqual(schema, {
+      type: "object",
+      properties: { ...properties, items: { ...properties.items, items } },
       additionalProperties: false,
       minProperties: 1,
     });
@@ -107,7 +187,7 @@ describe("writeSchema: the Todo model", () => {
     const props = schema.properties ?? {};
     assert.equal(props.ownerId, undefined);
     assert.deepEqual(Object.keys(props.address.properties ?? {}), ["city"]);
-    assert.deepEqual(Object.keys(props.items.items?.properties ?? {}), ["name", "_id"]);
+    assert.deepEqual(Object.keys(props.items.items?.properties ?? {}), ["name", "id"]);
     // A required field that is read-only (set by a hook) is no longer required of the client.
     assert.equal(schema.required, undefined);
   });
@@ -117,7 +197,7 @@ describe("writeSchema: the Todo model", () => {
     const props = writeSchema(todo, { hidden, mode: "create" }).properties ?? {};
     assert.deepEqual(Object.keys(props.address.properties ?? {}), ["zip"]);
     assert.deepEqual(props.items.items?.required, undefined);
-    assert.deepEqual(Object.keys(props.items.items?.properties ?? {}), ["qty", "_id"]);
+    assert.deepEqual(Object.keys(props.items.items?.properties ?? {}), ["qty", "id"]);
   });
 
   it("drops an object whose every field is hidden", () => {
@@ -140,7 +220,7 @@ describe("writeSchema: the Todo model", () => {
   it("with nullable: optional fields accept null, required ones do not", () => {
     const props =
       writeSchema(todo, { hidden: toolsHidden, mode: "update", nullable: true }).properties ?? {};
-    assert.deepEqual(props.dueDate, orNull({ type: "string", format: "date-time" }));
+    assert.deepEqual(props.dueDate, nullable(WRITTEN_DATE));
     assert.deepEqual(props.priority, {
       anyOf: [{ type: "number", minimum: 1, maximum: 5 }, { type: "null" }],
       description: "Between 1 and 5.",
@@ -182,7 +262,7 @@ describe("writeSchema: rules", () => {
     assert.equal(update.properties?.address.required, undefined);
   });
 
-  it("subdocuments keep their own required fields on update (they are replaced whole)", () => {
+  it("subdocuments list their required fields on create only (on update Mongoose checks them)", () => {
     const m = freshMongoose();
     const Line = new m.Schema({ sku: { type: String, required: true } }, { _id: false });
     const d = describeSchema(
@@ -191,13 +271,47 @@ describe("writeSchema: rules", () => {
     );
     const update = writeSchema(d, { hidden: createHiddenFields([], d), mode: "update" });
     assert.equal(update.required, undefined);
-    assert.deepEqual(update.properties?.main.required, ["sku"]);
-    assert.deepEqual(update.properties?.lines.items?.required, ["sku"]);
+    // A required subdocument, and a required field of a merged one, may not be null.
+    assert.deepEqual(update.properties?.main, {
+      type: "object",
+      properties: { sku: { type: "string" } },
+      additionalProperties: false,
+    });
+    assert.deepEqual(update.properties?.lines.anyOf?.[0].items?.required, undefined);
     const create = writeSchema(d, { hidden: createHiddenFields([], d), mode: "create" });
     assert.deepEqual(create.required, ["main"]);
+    assert.deepEqual(create.properties?.main.required, ["sku"]);
+    assert.deepEqual(create.properties?.lines.items?.required, ["sku"]);
   });
 
-  it("leaves out the soft-delete flag and subdocument timestamps, keeps subdocument _id", () => {
+  it("subdocuments are written with `id`, as reads show them; `_id` is not a field", () => {
+    const m = freshMongoose();
+    const d = describeSchema(
+      new m.Schema({
+        one: new m.Schema({ a: String }),
+        many: [new m.Schema({ b: String })],
+        own: [new m.Schema({ id: String, c: String })],
+      }),
+      "I",
+    );
+    for (const mode of ["create", "update"] as const) {
+      const props = writeSchema(d, { hidden: createHiddenFields([], d), mode }).properties ?? {};
+      const one = props.one.anyOf?.[0] ?? props.one;
+      const many = (props.many.anyOf?.[0] ?? props.many).items;
+      const own = (props.own.anyOf?.[0] ?? props.own).items;
+      assert.deepEqual(Object.keys(one.properties ?? {}), ["a", "id"], mode);
+      assert.deepEqual(one.properties?.id, {
+        type: "string",
+        pattern: OBJECT_ID,
+        description: ITEM_ID,
+      });
+      assert.deepEqual(Object.keys(many?.properties ?? {}), ["b", "id"], mode);
+      // A subdocument with a field of its own called `id` keeps it; its `_id` stays unwritable.
+      assert.deepEqual(Object.keys(own?.properties ?? {}), ["id", "c", "_id"], mode);
+    }
+  });
+
+  it("leaves out the soft-delete flag and subdocument timestamps, keeps subdocument id", () => {
     const m = freshMongoose();
     const Note = new m.Schema({ text: String }, { timestamps: true });
     const d = describeModel(
@@ -206,7 +320,7 @@ describe("writeSchema: rules", () => {
     const props =
       writeSchema(d, { hidden: createHiddenFields([], d), mode: "create" }).properties ?? {};
     assert.equal(props.deleted, undefined);
-    assert.deepEqual(Object.keys(props.notes.items?.properties ?? {}), ["text", "_id"]);
+    assert.deepEqual(Object.keys(props.notes.items?.properties ?? {}), ["text", "id"]);
   });
 
   it("puts user descriptions first and repeats dropped constraints as sentences", () => {
@@ -283,7 +397,15 @@ describe("writeSchema: rules", () => {
     });
     assert.deepEqual(props.big, { type: "integer" });
     assert.deepEqual(props.key, { type: "string", format: "uuid" });
-    assert.deepEqual(props.blob, { description: "Binary data." });
+    assert.deepEqual(props.blob, {
+      anyOf: [
+        { type: "string" },
+        { type: "array", items: { type: "integer", minimum: 0, maximum: 255 }, maxItems: 1000 },
+        { type: "object" },
+      ],
+      description:
+        'Binary data: UTF-8 text, a list of bytes (0 to 255), or {"type": "Buffer", "data": [bytes]}.',
+    });
     assert.deepEqual(props.owners, {
       type: "array",
       items: {
@@ -291,10 +413,11 @@ describe("writeSchema: rules", () => {
         pattern: OBJECT_ID,
         description: "ObjectId of a User document (24 hex characters).",
       },
+      maxItems: 1000,
     });
     assert.deepEqual(props.loose, {
       type: "object",
-      additionalProperties: { description: "Any JSON value." },
+      additionalProperties: WRITTEN_ANY_VALUE,
       description: "Keys must not contain '.' or start with '$'.",
     });
   });
@@ -338,13 +461,13 @@ describe("outputSchema: the Todo model", () => {
             properties: {
               name: { type: "string" },
               qty: orNull({ type: "number" }),
-              _id: { ...orNull({ type: "string" }), description: "ObjectId (24 hex characters)." },
+              id: { ...orNull({ type: "string" }), description: "ObjectId (24 hex characters)." },
             },
             additionalProperties: true,
           },
         }),
         meta: orNull({ type: "object", additionalProperties: { type: "number" } }),
-        extra: { description: "Any JSON value." },
+        extra: nullable(ANY_VALUE),
         createdAt: orNull({ type: "string", format: "date-time" }),
         updatedAt: orNull({ type: "string", format: "date-time" }),
       },
@@ -360,7 +483,7 @@ describe("outputSchema: the Todo model", () => {
     assert.equal(props.address, undefined);
     assert.ok(props.internalNote);
     const items = props.items.anyOf?.[0].items;
-    assert.deepEqual(Object.keys(items?.properties ?? {}), ["qty", "_id"]);
+    assert.deepEqual(Object.keys(items?.properties ?? {}), ["qty", "id"]);
   });
 
   it("keeps a required ref nullable: a populated ref to a deleted document is null", () => {

@@ -7,9 +7,12 @@ import { describeModel } from "../../src/schema/describeModel.js";
 import {
   allowedOperators,
   FORBIDDEN_OPERATORS,
+  filterRules,
   filterValueSchema,
+  MAX_FILTER_STRING_LENGTH,
   MAX_IN_ITEMS,
   MAX_REGEX_LENGTH,
+  parseFilterDate,
 } from "../../src/schema/operators.js";
 import type { FieldDescriptor } from "../../src/schema/types.js";
 import { compileValidator } from "../../src/schema/validator.js";
@@ -37,6 +40,10 @@ describe("allowedOperators", () => {
     assert.deepEqual(allowedOperators(field("dueDate")), ordered);
     assert.deepEqual(allowedOperators(field("completed")), ["$eq", "$ne", "$exists"]);
     assert.deepEqual(allowedOperators(field("ownerId")), ["$eq", "$ne", "$in", "$nin", "$exists"]);
+  });
+
+  it("offers no $regex on an enum: its values are matched with $eq/$in", () => {
+    assert.deepEqual(allowedOperators(field("status")), ["$eq", "$ne", "$in", "$nin", "$exists"]);
   });
 
   it("filters arrays by their item type; objects, maps and mixed only by presence", () => {
@@ -74,36 +81,41 @@ describe("filterValueSchema", () => {
             $exists: { type: "boolean" },
           },
           additionalProperties: false,
-          minProperties: 1,
         },
       ],
     });
   });
 
-  it("gives $in arrays a cap, $regex a length limit and $options a flag pattern", () => {
+  it("keeps types and enums per operand; limits are left to the filter's description", () => {
     const schema = filterValueSchema(field("status"));
     const [plain, ops] = schema.anyOf ?? [];
     assert.deepEqual(plain, { type: "string", enum: ["open", "closed"] });
     assert.deepEqual(ops.properties?.$in, {
       type: "array",
       items: { type: "string", enum: ["open", "closed"] },
-      maxItems: MAX_IN_ITEMS,
-      description: "At most 100 values.",
     });
-    assert.deepEqual(ops.properties?.$regex, {
-      type: "string",
-      maxLength: MAX_REGEX_LENGTH,
-      description: "Regular expression, at most 200 characters.",
-    });
-    assert.equal(ops.properties?.$options?.pattern, "^[imsx]{0,4}$");
+    assert.deepEqual(Object.keys(ops.properties ?? {}), ["$eq", "$ne", "$in", "$nin", "$exists"]);
+    const title = filterValueSchema(field("title")).anyOf?.[1];
+    assert.deepEqual(title?.properties?.$regex, { type: "string" });
+    assert.deepEqual(title?.properties?.$options, { type: "string" });
+    const rules = filterRules([field("title"), field("ownerId"), field("dueDate")]);
+    assert.match(rules, new RegExp(`Strings ≤${MAX_FILTER_STRING_LENGTH} chars`));
+    assert.match(rules, new RegExp(`\\$in/\\$nin: ≤${MAX_IN_ITEMS} values`));
+    assert.match(rules, new RegExp(`\\$regex: JS regex ≤${MAX_REGEX_LENGTH} chars without NUL`));
+    assert.match(rules, /\$options: flags imsx/);
+    assert.match(rules, /Ids: 24 hex chars/);
+    assert.match(rules, /Dates: ISO 8601 date or date-time with zone/);
+    // Only the rules of the kinds present are said.
+    assert.doesNotMatch(filterRules([field("completed")]), /Strings|\$regex|Dates|Ids/);
   });
 
-  it("uses the item type for arrays and date-time strings for dates", () => {
+  it("types ids and dates as strings: their syntax is the core's, said once in the description", () => {
     const tags = filterValueSchema(field("tags"));
     assert.deepEqual(tags.anyOf?.[0], { type: "string" });
     const due = filterValueSchema(field("dueDate"));
-    assert.deepEqual(due.anyOf?.[0], { type: "string", format: "date-time" });
-    assert.deepEqual(due.anyOf?.[1].properties?.$gte, { type: "string", format: "date-time" });
+    assert.deepEqual(due.anyOf?.[0], { type: "string" });
+    assert.deepEqual(due.anyOf?.[1].properties?.$gte, { type: "string" });
+    assert.deepEqual(filterValueSchema(field("ownerId")).anyOf?.[0], { type: "string" });
   });
 
   it("offers only $exists for mixed values, so no untyped branch can carry operators", () => {
@@ -111,16 +123,16 @@ describe("filterValueSchema", () => {
       type: "object",
       properties: { $exists: { type: "boolean" } },
       additionalProperties: false,
-      minProperties: 1,
     });
   });
 
-  it("validates filter values end to end", () => {
+  it("validates filter value types end to end", () => {
     const validate = compileValidator({
       type: "object",
       properties: {
         priority: filterValueSchema(field("priority")),
         ownerId: filterValueSchema(field("ownerId")),
+        status: filterValueSchema(field("status")),
       },
       additionalProperties: false,
     });
@@ -130,11 +142,29 @@ describe("filterValueSchema", () => {
     );
     assert.equal(validate({ priority: { $where: "1" } }).ok, false);
     assert.equal(validate({ priority: { $regex: "x" } }).ok, false);
+    assert.equal(validate({ priority: "2" }).ok, false, "typed: no string for a number");
+    assert.equal(validate({ status: { $regex: "op" } }).ok, false, "no $regex on an enum");
+    assert.equal(validate({ status: "pending" }).ok, false);
+  });
+});
+
+describe("parseFilterDate", () => {
+  it("takes ISO 8601 dates and zoned date-times, and nothing Date would merely guess at", () => {
+    assert.equal(parseFilterDate("2031-01-01")?.toISOString(), "2031-01-01T00:00:00.000Z");
     assert.equal(
-      validate({ ownerId: { $in: Array.from({ length: 101 }, () => "0123456789abcdef01234567") } })
-        .ok,
-      false,
+      parseFilterDate("2031-01-01T09:30:00+02:00")?.toISOString(),
+      "2031-01-01T07:30:00.000Z",
     );
-    assert.equal(validate({ ownerId: "not-an-id" }).ok, false);
+    assert.equal(parseFilterDate("2031-01-01T09:30Z")?.toISOString(), "2031-01-01T09:30:00.000Z");
+    for (const bad of [
+      "March 7, 2031",
+      "2031-02-30",
+      "2031-01-01T09:30:00",
+      "2031-01-01T25:00:00Z",
+      "1700000000000",
+      "",
+    ]) {
+      assert.equal(parseFilterDate(bad), undefined, bad);
+    }
   });
 });

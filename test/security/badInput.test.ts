@@ -402,10 +402,39 @@ const CASES: Case[] = [
     { method: "GET", path: "/todos", query: { $where: "sleep(5000)" } },
     invalid,
   ),
+  // $or/$and are filters now (issue #12 item 5): they are conjoined with the owner scope.
   rest(
-    "injection: top-level $or to escape the owner scope",
-    { method: "GET", path: "/todos", query: { $or: [{ ownerId: NOBODY_ID }] } },
+    "injection: top-level $or to escape the owner scope (scoped, never widened)",
+    {
+      method: "GET",
+      path: "/todos",
+      query: { $or: [{ ownerId: NOBODY_ID }, { title: "bob's" }, { priority: { $gte: 1 } }] },
+    },
+    {
+      status: 200,
+      check: (body) =>
+        assert.ok((body.data as Array<{ title: string }>).every((t) => t.title !== "bob's")),
+    },
+  ),
+  rest(
+    "injection: $where inside an $or branch",
+    { method: "GET", path: "/todos", query: { $or: [{ title: "x" }, { $where: "sleep(5000)" }] } },
     invalid,
+  ),
+  rest(
+    "injection: $nor, which stays refused next to $or/$and",
+    { method: "GET", path: "/todos", query: { $nor: [{ title: "x" }] } },
+    invalid,
+  ),
+  rest(
+    "injection: $or/$and nested three levels",
+    { method: "GET", path: "/todos", query: { $or: [{ $and: [{ $or: [{ title: "x" }] }] }] } },
+    invalid,
+  ),
+  mcp(
+    "injection: $where inside an $or branch",
+    { tool: "todos_list", args: { filter: { $or: [{ title: "x" }, { $where: "1" }] } } },
+    toolInvalid,
   ),
   mcp(
     "injection: top-level $where in the filter",

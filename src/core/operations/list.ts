@@ -2,13 +2,14 @@
 
 import { authorize } from "../authorize.js";
 import { validationFailed } from "../errors.js";
-import { buildFilter } from "../filter.js";
+import { buildFilter, conjoinFilters, FILTER_COMBINATORS } from "../filter.js";
 import { assertNoForbiddenKeys } from "../inputSafety.js";
 import { resolvePopulate } from "../populate.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import { parseSort, type SortSpec } from "../sort.js";
 import type { CrudOptions, PlainObject, RequestContext } from "../types.js";
+import type { SurfaceView } from "../view.js";
 
 export interface ListInput {
   filter?: PlainObject;
@@ -38,6 +39,17 @@ function positiveInteger(value: unknown, name: string, fallback: number): number
   return number;
 }
 
+/**
+ * A surface whose callers send typed JSON (the tools) gets exactly the list input its list
+ * tool advertises: what that schema refuses is refused here too, whoever calls the core.
+ */
+function checkTypedInput(view: SurfaceView, input: ListInput): void {
+  if (!view.listInput) return;
+  const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const checked = view.listInput.validate(given);
+  if (!checked.ok) throw validationFailed(checked.message, checked.fields);
+}
+
 /** The router's own default sort is configuration, trusted like defaultQueryParams. */
 function defaultSort(sort: CrudOptions["sort"]): SortSpec {
   if (!sort) return {};
@@ -62,6 +74,7 @@ export async function list(
   const { options, description, model } = resource;
   const view = await authorize(resource, ctx, "list");
   assertNoForbiddenKeys(input, "request");
+  checkTypedInput(view, input);
 
   const limit = Math.min(positiveInteger(input.limit, "limit", view.defaultLimit), view.maxLimit);
   const page = positiveInteger(input.page, "page", 1);
@@ -70,13 +83,21 @@ export async function list(
 
   const callerFilter = buildFilter(input.filter ?? {}, { description, view });
   // Defaults are trusted configuration, so they skip the caller allowlist but not coercion rules.
-  const filter: PlainObject = { ...(options.defaultQueryParams ?? {}), ...callerFilter };
+  // A caller's field replaces its default; a caller's $or/$and adds to the defaults' own.
+  const defaults = options.defaultQueryParams ?? {};
+  let filter: PlainObject = { ...defaults, ...callerFilter };
+  for (const key of FILTER_COMBINATORS) {
+    if (key in defaults && key in callerFilter) {
+      filter = conjoinFilters(filter, { [key]: defaults[key] });
+    }
+  }
   if (options.queryFilter) {
     const scope = await options.queryFilter(ctx.user, filter);
     if (scope === null) {
       return { data: [], page, limit, total: 0, more: false };
     }
-    Object.assign(filter, scope);
+    // Conjoined, never merged: no caller key (a field, $or, $and) can replace or widen the scope.
+    filter = conjoinFilters(filter, scope);
   }
   if (description.softDelete) {
     filter.deleted = { $ne: true };

@@ -1,12 +1,15 @@
 /**
  * update: authorize → load (404 when not readable, 403 when not changeable) → validate →
- * preUpdate → save → postUpdate → populate in place → respond. Nothing after the save
- * re-authorizes.
+ * preUpdate → merge the patch (RFC 7396, see mergePatch.ts) → save → postUpdate → populate in
+ * place → respond. Nothing is written before every check has passed (Mongoose validates on
+ * save, before it writes); nothing after the save re-authorizes.
  */
 import { authorize } from "../authorize.js";
 import { withConflictDetail } from "../conflicts.js";
 import { forbidden } from "../errors.js";
 import { loadDocument } from "../loadDocument.js";
+import { applyMergePatch } from "../mergePatch.js";
+import { observeWrite } from "../observe.js";
 import { resolvePopulate } from "../populate.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
@@ -19,7 +22,17 @@ export interface UpdateInput {
   populate?: unknown;
 }
 
-export async function update(
+export function update(
+  resource: Resource,
+  ctx: RequestContext,
+  input: UpdateInput,
+): Promise<unknown> {
+  return observeWrite(resource, ctx, "update", { id: input.id, body: input.body }, () =>
+    updateDocument(resource, ctx, input),
+  );
+}
+
+async function updateDocument(
   resource: Resource,
   ctx: RequestContext,
   input: UpdateInput,
@@ -28,14 +41,15 @@ export async function update(
   const view = await authorize(resource, ctx, "update");
   const populate = resolvePopulate(view, input.populate, model);
   const doc = await loadDocument(resource, ctx, "update", input.id);
-  let body = validateBody(view, "update", input.body);
+  // preUpdate receives the patch, postUpdate the patch and the document as it was.
+  let body = validateBody(view, "update", input.body, resource.description);
   if (options.preUpdate) {
     const changed = await options.preUpdate(body, ctx);
     if (changed === null) throw forbidden("This document may not be updated.");
     body = changed;
   }
   const prevDoc = doc.toObject();
-  doc.set(body);
+  applyMergePatch(doc, body, resource.description.fields);
   await withConflictDetail(resource, view, () => doc.save());
   await options.postUpdate?.(doc, body, ctx, prevDoc);
   if (populate.length > 0) await doc.populate(populate);

@@ -3,6 +3,7 @@ import { conflictCases } from "./conflicts.js";
 import { filterCases } from "./filters.js";
 import { hiddenFieldCases } from "./hiddenFields.js";
 import { internalErrorCases } from "./internalErrors.js";
+import { mergePatchCases } from "./mergePatch.js";
 import { pagingCases } from "./paging.js";
 import { permissionCases } from "./permissions.js";
 import type { ContractCase } from "./types.js";
@@ -17,6 +18,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...validationCases,
   ...conflictCases,
   ...writeCases,
+  ...mergePatchCases,
   ...internalErrorCases,
 ];
 

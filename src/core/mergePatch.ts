@@ -1,0 +1,114 @@
+/**
+ * Update bodies are JSON Merge Patches (RFC 7396) on every surface: nested objects merge,
+ * `null` clears a field, arrays (and every other value) are replaced whole.
+ *
+ * Hand-written, not taken from a library such as json-merge-patch: those merge plain JSON,
+ * while here the patch is applied to a loaded Mongoose document path by path, so that only the
+ * paths it names are `$set`/`$unset`. Siblings the caller cannot see (hidden, `select: false`,
+ * read-only) and fields others changed meanwhile stay as stored. Only values with no schema
+ * below them (Mixed, Map) are merged as JSON, by the RFC's own few lines (`mergeJson`).
+ */
+import { isDeepStrictEqual } from "node:util";
+import type { FieldDescriptor, JsonSchema } from "../schema/types.js";
+import type { FieldErrors } from "./errors.js";
+import type { AnyDocument, PlainObject } from "./types.js";
+
+function isPlainObject(value: unknown): value is PlainObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** RFC 7396 §2, MergePatch(Target, Patch), on plain JSON; neither argument is modified. */
+export function mergeJson(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return patch;
+  const result: PlainObject = isPlainObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = mergeJson(result[key], value);
+  }
+  return result;
+}
+
+function acceptsNull(schema: JsonSchema): boolean {
+  if (schema.type === undefined && schema.anyOf === undefined) return true; // any JSON value
+  return schema.type === "null" || (schema.anyOf ?? []).some((branch) => branch.type === "null");
+}
+
+function objectBranch(schema: JsonSchema): JsonSchema | undefined {
+  return schema.type === "object" ? schema : schema.anyOf?.find((b) => b.type === "object");
+}
+
+/**
+ * The nulls of a patch that would clear a field that must stay (the update schema does not
+ * let it be null), each named "is required". Fields the schema does not list are left to the
+ * validator, which refuses them as unknown: a hidden field is never named as required.
+ */
+export function requiredNulls(schema: JsonSchema, patch: PlainObject, prefix = ""): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [key, value] of Object.entries(patch)) {
+    const property = schema.properties?.[key];
+    if (!property) continue;
+    const path = `${prefix}${key}`;
+    if (value === null) {
+      if (!acceptsNull(property)) errors[path] = "is required";
+    } else if (isPlainObject(value)) {
+      const object = objectBranch(property);
+      if (object?.properties) Object.assign(errors, requiredNulls(object, value, `${path}.`));
+    }
+  }
+  return errors;
+}
+
+/** The document as plain JSON (ids as hex, dates as ISO strings), to compare patch values with. */
+function storedJson(doc: AnyDocument): PlainObject {
+  const object = doc.toObject({
+    depopulate: true,
+    flattenMaps: true,
+    virtuals: false,
+    versionKey: false,
+  });
+  return JSON.parse(JSON.stringify(object)) as PlainObject;
+}
+
+function applyLevel(
+  doc: AnyDocument,
+  fields: Record<string, FieldDescriptor> | undefined,
+  patch: PlainObject,
+  prefix: string,
+  stored: unknown,
+): void {
+  const current = isPlainObject(stored) ? stored : {};
+  for (const [key, value] of Object.entries(patch)) {
+    const path = `${prefix}${key}`;
+    const field = fields?.[key];
+    const before = current[key];
+    if (value === null) {
+      if (before !== undefined) doc.set(path, undefined);
+      continue;
+    }
+    // Into an object (even an absent one), path by path. A stored `null` (written by other
+    // code) takes the merged value whole instead: MongoDB refuses a `$set` below a null.
+    if (field?.kind === "object" && field.properties && isPlainObject(value) && before !== null) {
+      applyLevel(doc, field.properties, value, `${path}.`, before);
+      continue;
+    }
+    const merged = field?.kind === "map" || field?.kind === "mixed" || field?.kind === "object";
+    const next = merged && isPlainObject(value) ? mergeJson(before, value) : value;
+    // Equal values are not set: Mongoose would mark a re-set array modified, bumping
+    // `updatedAt` and `__v` for a write that changes nothing.
+    if (isDeepStrictEqual(before, next)) continue;
+    doc.set(path, next);
+    if (field?.kind === "mixed") doc.markModified(path);
+  }
+}
+
+/**
+ * Applies a validated patch (subdocument ids already as `_id`) to a loaded document. Nothing
+ * is written here: the caller saves, and Mongoose validates before it writes.
+ */
+export function applyMergePatch(
+  doc: AnyDocument,
+  patch: PlainObject,
+  fields: Record<string, FieldDescriptor>,
+): void {
+  applyLevel(doc, fields, patch, "", storedJson(doc));
+}

@@ -1,0 +1,51 @@
+/**
+ * Subdocuments are read with `id` (serialize.ts renames `_id` at every depth) and written the
+ * same way, so a read can be sent back as it came. This maps a validated body's subdocument
+ * `id`s back to `_id` before hooks and Mongoose see it; `_id` itself is refused by the schema.
+ */
+import { isSubdocumentId } from "../schema/fieldSchema.js";
+import type { FieldDescriptor } from "../schema/types.js";
+import type { PlainObject } from "./types.js";
+
+function isPlainObject(value: unknown): value is PlainObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function mapValue(field: FieldDescriptor, value: unknown): unknown {
+  if (field.kind === "array" && field.items && Array.isArray(value)) {
+    const items = field.items;
+    return value.map((item) => mapValue(items, item));
+  }
+  if (field.kind === "object" && field.properties && isPlainObject(value)) {
+    return mapObject(field.properties, value);
+  }
+  if (field.kind === "map" && field.values && isPlainObject(value)) {
+    const values = field.values;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, mapValue(values, item)]),
+    );
+  }
+  return value;
+}
+
+function mapObject(fields: Record<string, FieldDescriptor>, value: PlainObject): PlainObject {
+  const out: PlainObject = {};
+  for (const [key, child] of Object.entries(value)) {
+    const field = fields[key];
+    out[key] = field ? mapValue(field, child) : child;
+  }
+  const idField = fields._id;
+  if ("id" in out && idField && isSubdocumentId("_id", idField, fields)) {
+    out._id = out.id;
+    delete out.id;
+  }
+  return out;
+}
+
+/** A copy of `body` with every subdocument's `id` renamed `_id`; the root's keys are kept. */
+export function toStoredIds(
+  fields: Record<string, FieldDescriptor>,
+  body: PlainObject,
+): PlainObject {
+  return mapObject(fields, body);
+}

@@ -1,0 +1,132 @@
+/**
+ * Which tools a caller sees and may call: THE rule, in one place, for /mcp (`tools/list` and
+ * `tools/call`) and getMCPTools(). A caller sees a tool when
+ *
+ * - it has a user, or the tool's model serves anonymous callers on the tools surface
+ *   (`allowAnonymous`, the view's `anonymous` flag);
+ * - its token scope allows the tool: a read-scoped token sees only tools annotated
+ *   `readOnlyHint: true` (the scope rule itself is the core's, src/core/scopes.ts);
+ * - it passes the tool method's method-level permissions, called as the core calls them
+ *   before any document is loaded: `(method, user)` with no document (`permitsMethod`).
+ *
+ * To a caller, a tool it does not see does not exist: `tools/list` leaves it out and
+ * `tools/call` answers it exactly as an unknown tool. Object-level checks (IsOwner on a given
+ * document) stay where they are, in the core, on every call.
+ *
+ * Permission checks may be async. Every function here answers synchronously while the checks
+ * do, and with a promise as soon as one check returns one.
+ */
+import { permitsMethod } from "../core/permissions.js";
+import { accessLevel, callerScopes, scopesAllow } from "../core/scopes.js";
+import type { User } from "../core/types.js";
+import type {
+  HandlerToolDefinition,
+  ResourceToolDefinition,
+  ToolDefinition,
+} from "./toolDefinitions.js";
+
+/** What the rule reads of a tool definition. */
+export type VisibilityInput =
+  | Pick<ResourceToolDefinition, "annotations" | "method" | "resource" | "kind">
+  | Pick<HandlerToolDefinition, "annotations" | "kind" | "anonymous" | "permits">;
+
+type MaybePromise<T> = T | Promise<T>;
+
+function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/** The scope part of the rule: whether a caller with these scopes (`undefined`: a session) may see `tool`. */
+export function isToolVisible(
+  tool: Pick<ToolDefinition, "annotations">,
+  scopes: readonly string[] | undefined,
+): boolean {
+  return scopesAllow(scopes, tool.annotations.readOnlyHint === true ? "read" : "write");
+}
+
+/** The scope part of the rule over a list: the tools these scopes allow, in order. */
+export function visibleTools<T extends Pick<ToolDefinition, "annotations">>(
+  tools: readonly T[],
+  scopes: readonly string[] | undefined,
+): readonly T[] {
+  if (accessLevel(scopes) === "write") return tools;
+  return tools.filter((tool) => isToolVisible(tool, scopes));
+}
+
+/** Whether `user` (undefined: an anonymous caller) sees `tool`. The whole rule. */
+export function canSeeTool(tool: VisibilityInput, user: User | undefined): MaybePromise<boolean> {
+  // A tool with no resource (discovery, custom): its own `anonymous` flag and `permits`.
+  if (tool.kind === "handler") {
+    if (!user && tool.anonymous !== true) return false;
+    if (!isToolVisible(tool, callerScopes({ user }))) return false;
+    return tool.permits ? tool.permits(user) : true;
+  }
+  if (!user && !tool.resource.views.tools.anonymous) return false;
+  if (!isToolVisible(tool, callerScopes({ user }))) return false;
+  return permitsMethod(tool.resource.options.permissions, tool.method, user);
+}
+
+/** One verdict per tool, in order: an array, or a promise of one when a check was async. */
+export function toolVisibility(
+  tools: readonly VisibilityInput[],
+  user: User | undefined,
+): MaybePromise<boolean[]> {
+  const verdicts: Array<MaybePromise<boolean>> = new Array(tools.length);
+  let pending = false;
+  for (let i = 0; i < tools.length; i += 1) {
+    const verdict = canSeeTool(tools[i], user);
+    if (isPromise(verdict)) pending = true;
+    verdicts[i] = verdict;
+  }
+  return pending ? Promise.all(verdicts) : (verdicts as boolean[]);
+}
+
+function pick<T>(tools: readonly T[], verdicts: readonly boolean[]): readonly T[] {
+  return verdicts.every(Boolean) ? tools : tools.filter((_, i) => verdicts[i]);
+}
+
+/** The tools `user` sees, in order (the same array when it sees them all). */
+export function toolsVisibleTo<T extends VisibilityInput>(
+  tools: readonly T[],
+  user: User | undefined,
+): MaybePromise<readonly T[]> {
+  const verdicts = toolVisibility(tools, user);
+  return isPromise(verdicts) ? verdicts.then((v) => pick(tools, v)) : pick(tools, verdicts);
+}
+
+export interface ToolCatalogOptions {
+  /**
+   * How many distinct visible sets to keep (first in, first out). Callers usually fall into a
+   * handful of roles; permissions that depend on each user's own data make more. Default 64.
+   */
+  maxEntries?: number;
+}
+
+/**
+ * A per-caller catalog built once per distinct set of visible tools: `project` runs the first
+ * time a set is seen (e.g. to build the `tools/list` result), and every caller who sees the
+ * same set gets the same object back. For definitions built once and lists answered per request.
+ */
+export function createToolCatalog<T extends VisibilityInput, R>(
+  tools: readonly T[],
+  project: (visible: readonly T[]) => R,
+  options: ToolCatalogOptions = {},
+): (user: User | undefined) => MaybePromise<R> {
+  const maxEntries = Math.max(1, options.maxEntries ?? 64);
+  const cache = new Map<string, R>();
+  const entryFor = (verdicts: readonly boolean[]): R => {
+    // The key names the visible set: one character per tool, in the definitions' order.
+    const key = verdicts.every(Boolean) ? "all" : verdicts.map((v) => (v ? "1" : "0")).join("");
+    let entry = cache.get(key);
+    if (entry === undefined) {
+      entry = project(pick(tools, verdicts));
+      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
+      cache.set(key, entry);
+    }
+    return entry;
+  };
+  return (user) => {
+    const verdicts = toolVisibility(tools, user);
+    return isPromise(verdicts) ? verdicts.then(entryFor) : entryFor(verdicts);
+  };
+}
