@@ -1,9 +1,114 @@
 /**
  * A Mongoose plugin adding the fields the built-in auth needs to a user schema. The
  * password hash is `select: false`, so it is hidden on every surface by construction.
+ * Its middleware revokes a user's refresh tokens whenever the password hash changes or the
+ * user becomes disabled, through whatever route or script makes the change.
  */
-import type { Schema } from "mongoose";
+import type { Document, Model, Query, Schema } from "mongoose";
 import type { User } from "../core/types.js";
+import { revokeUserSessions } from "./sessions.js";
+
+/** Set on a document in `pre("save")` when its save must revoke the user's sessions. */
+const REVOKE_ON_SAVE = "terrenoRevokeSessions";
+/** Query → the users it may change, with the state before the update. */
+const pendingQueries = new WeakMap<object, SessionState[]>();
+
+interface SessionState {
+  _id: unknown;
+  passwordHash?: unknown;
+  disabled?: unknown;
+}
+
+const QUERY_UPDATES = [
+  "updateOne",
+  "updateMany",
+  "findOneAndUpdate",
+  "replaceOne",
+  "findOneAndReplace",
+] as const;
+const SINGLE_DOCUMENT = new Set([
+  "updateOne",
+  "findOneAndUpdate",
+  "replaceOne",
+  "findOneAndReplace",
+]);
+
+/** Whether an update (operators, replacement or pipeline) may touch `passwordHash` or `disabled`. */
+function mayRevoke(update: unknown, isReplacement: boolean): boolean {
+  if (isReplacement || Array.isArray(update)) return true;
+  if (typeof update !== "object" || update === null) return false;
+  const touches = (fields: object) => "passwordHash" in fields || "disabled" in fields;
+  if (touches(update)) return true;
+  return Object.entries(update).some(
+    ([key, value]) =>
+      key.startsWith("$") &&
+      typeof value === "object" &&
+      value !== null &&
+      (touches(value) ||
+        // $rename: {old: "passwordHash"}
+        Object.values(value).some((v) => v === "passwordHash" || v === "disabled")),
+  );
+}
+
+function addSessionRevocation(schema: Schema): void {
+  schema.pre("save", function (this: Document) {
+    const revoke =
+      !this.isNew &&
+      (this.isModified("passwordHash") ||
+        (this.isModified("disabled") && this.get("disabled") === true));
+    this.$locals[REVOKE_ON_SAVE] = revoke;
+  });
+  schema.post("save", async function (this: Document) {
+    if (this.$locals[REVOKE_ON_SAVE] !== true) return;
+    this.$locals[REVOKE_ON_SAVE] = false;
+    await revokeUserSessions(String(this._id), (this.constructor as Model<unknown>).db);
+  });
+
+  for (const op of QUERY_UPDATES) {
+    schema.pre(
+      op,
+      { document: false, query: true },
+      async function (this: Query<unknown, unknown>) {
+        const isReplacement = op === "replaceOne" || op === "findOneAndReplace";
+        if (!mayRevoke(this.getUpdate(), isReplacement)) return;
+        let find = this.model
+          .find(this.getFilter())
+          .select("_id +passwordHash disabled")
+          .lean<SessionState[]>();
+        const sort = this.getOptions().sort;
+        if (sort) find = find.sort(sort);
+        if (SINGLE_DOCUMENT.has(op)) find = find.limit(1);
+        pendingQueries.set(this, await find.exec());
+      },
+    );
+    schema.post(
+      op,
+      { document: false, query: true },
+      async function (this: Query<unknown, unknown>) {
+        const before = pendingQueries.get(this);
+        pendingQueries.delete(this);
+        if (!before || before.length === 0) return;
+        const after = await this.model
+          .find({ _id: { $in: before.map((state) => state._id) } })
+          .select("_id +passwordHash disabled")
+          .lean<SessionState[]>()
+          .exec();
+        const previous = new Map(before.map((state) => [String(state._id), state]));
+        const revoke = after
+          .filter((state) => {
+            const old = previous.get(String(state._id));
+            return (
+              old !== undefined &&
+              (old.passwordHash !== state.passwordHash ||
+                (state.disabled === true && old.disabled !== true))
+            );
+          })
+          .map((state) => String(state._id));
+        if (revoke.length > 0) await revokeUserSessions(revoke, this.model.db);
+      },
+    );
+  }
+}
 
 export function authUserPlugin(schema: Schema): void {
   schema.add({
@@ -19,6 +124,7 @@ export function authUserPlugin(schema: Schema): void {
     admin: { type: Boolean, default: false },
     disabled: { type: Boolean, default: false },
   });
+  addSessionRevocation(schema);
 }
 
 interface UserDocumentLike {
@@ -31,5 +137,9 @@ export function toUser(doc: UserDocumentLike): User {
   const fields =
     typeof doc.toObject === "function" ? doc.toObject({ versionKey: false }) : { ...doc };
   delete fields.passwordHash;
+  // Reserved for the credential (src/core/scopes.ts): a document field never grants or limits.
+  delete fields.scopes;
+  delete fields.tokenId;
+  delete fields.authMethod;
   return { ...fields, _id: doc._id, id: String(doc._id) };
 }

@@ -4,10 +4,12 @@
  * the core, and every failure leaves through the app's one error middleware.
  */
 import express, { type Request, type Response, type Router } from "express";
-import { create, list, read, remove, runOperation, update } from "../core/index.js";
+import { action, create, list, read, remove, runOperation, update } from "../core/index.js";
+import { isReadOnlyAction } from "../core/operations/action.js";
 import { defineResource, type Resource } from "../core/resource.js";
 import type { AnyModel, CrudOptions } from "../core/types.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
+import { restWriteLimit } from "../ops/rateLimit.js";
 import { parseListQuery } from "./parseListQuery.js";
 import { restContext } from "./requestContext.js";
 import { errorMiddleware } from "./sendError.js";
@@ -27,9 +29,31 @@ function bodyOf(req: Request): unknown {
   return req.body ?? {};
 }
 
+/**
+ * `POST /:id/<name>` (instance) or `POST /<name>` (collection) per action, answering
+ * `{data}`. Mounted ahead of the router's write limit: actions spend write points unless
+ * annotated read-only.
+ */
+function mountActions(router: Router, resource: Resource): void {
+  for (const [name, config] of Object.entries(resource.options.actions ?? {})) {
+    const limit = isReadOnlyAction(config) ? [] : [restWriteLimit(resource)];
+    const path = config.scope === "instance" ? `/:id/${name}` : `/${name}`;
+    router.post(path, ...limit, async (req: Request, res: Response) => {
+      const input = {
+        ...(config.scope === "instance" ? { id: req.params.id } : {}),
+        input: bodyOf(req),
+      };
+      res.json({ data: await runOperation(() => action(resource, restContext(req), name, input)) });
+    });
+  }
+}
+
 export function modelRouter(model: AnyModel, options: CrudOptions): Router {
   const resource = defineResource(model, options);
   const router = express.Router();
+  mountActions(router, resource);
+  // POST/PATCH/DELETE spend the caller's write points (the app's limits, or this router's own).
+  router.use(restWriteLimit(resource));
 
   router.get("/", async (req: Request, res: Response) => {
     res.json(await runOperation(() => list(resource, restContext(req), parseListQuery(req))));

@@ -60,6 +60,8 @@ export function sendError(res: Response, error: unknown, logger: Logger = logger
   }
   for (const [name, value] of Object.entries(terrenoError.headers ?? {}))
     res.setHeader(name, value);
+  // Read by the HTTP telemetry (src/ops/telemetry.ts) as the span's `error.type`.
+  res.locals.terrenoErrorCode = terrenoError.code;
   res.status(terrenoError.status).json(toErrorBody(terrenoError));
 }
 

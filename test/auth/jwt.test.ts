@@ -54,11 +54,15 @@ describe("JWT auth", () => {
   });
 
   test("refresh_token issues a new pair; an access token is not a refresh token", async () => {
+    // Refresh tokens are opaque and single-use (see test/auth/sessions.test.ts).
+    assert.match(alice.refreshToken, /^trt_[\w-]{43}$/);
     const res = await request(app)
       .post("/auth/refresh_token")
       .send({ refreshToken: alice.refreshToken });
     assert.equal(res.status, 200);
     assert.ok(res.body.data.token);
+    assert.match(res.body.data.refreshToken, /^trt_[\w-]{43}$/);
+    assert.notEqual(res.body.data.refreshToken, alice.refreshToken);
     const wrongType = await request(app)
       .post("/auth/refresh_token")
       .send({ refreshToken: alice.token });

@@ -6,6 +6,7 @@
 import { authorize } from "../authorize.js";
 import { withConflictDetail } from "../conflicts.js";
 import { forbidden } from "../errors.js";
+import { observeWrite, type WriteTrace } from "../observe.js";
 import { resolvePopulate } from "../populate.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
@@ -17,21 +18,33 @@ export interface CreateInput {
   populate?: unknown;
 }
 
-export async function create(
+export function create(
   resource: Resource,
   ctx: RequestContext,
   input: CreateInput,
 ): Promise<unknown> {
+  return observeWrite(resource, ctx, "create", { body: input.body }, (trace) =>
+    createDocument(resource, ctx, input, trace),
+  );
+}
+
+async function createDocument(
+  resource: Resource,
+  ctx: RequestContext,
+  input: CreateInput,
+  trace: WriteTrace,
+): Promise<unknown> {
   const { options, model } = resource;
   const view = await authorize(resource, ctx, "create");
   const populate = resolvePopulate(view, input.populate, model);
-  let body = validateBody(view, "create", input.body);
+  let body = validateBody(view, "create", input.body, resource.description);
   if (options.preCreate) {
     const changed = await options.preCreate(body, ctx);
     if (changed === null) throw forbidden("This document may not be created.");
     body = changed;
   }
   const doc = await withConflictDetail(resource, view, () => model.create(body));
+  trace.documentId = String(doc._id);
   await options.postCreate?.(doc, ctx);
   if (populate.length > 0) await doc.populate(populate);
   return respond(resource, view, ctx, "create", doc);

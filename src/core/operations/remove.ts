@@ -1,8 +1,10 @@
 /** delete: authorize → load (404 when not readable, 403 when not deletable) → preDelete → soft or hard delete → postDelete. */
 
 import { authorize } from "../authorize.js";
+import { withConflictDetail } from "../conflicts.js";
 import { forbidden } from "../errors.js";
 import { loadDocument } from "../loadDocument.js";
+import { observeWrite } from "../observe.js";
 import type { Resource } from "../resource.js";
 import type { RequestContext } from "../types.js";
 
@@ -15,20 +17,30 @@ export interface DeleteResult {
   deleted: true;
 }
 
-export async function remove(
+export function remove(
+  resource: Resource,
+  ctx: RequestContext,
+  input: DeleteInput,
+): Promise<DeleteResult> {
+  return observeWrite(resource, ctx, "delete", { id: input.id }, () =>
+    removeDocument(resource, ctx, input),
+  );
+}
+
+async function removeDocument(
   resource: Resource,
   ctx: RequestContext,
   input: DeleteInput,
 ): Promise<DeleteResult> {
   const { options, description } = resource;
-  await authorize(resource, ctx, "delete");
+  const view = await authorize(resource, ctx, "delete");
   const doc = await loadDocument(resource, ctx, "delete", input.id);
   if (options.preDelete && (await options.preDelete(doc, ctx)) === null) {
     throw forbidden("This document may not be deleted.");
   }
   if (description.softDelete) {
     doc.set("deleted", true);
-    await doc.save();
+    await withConflictDetail(resource, view, () => doc.save());
   } else {
     await doc.deleteOne();
   }
