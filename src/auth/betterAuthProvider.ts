@@ -140,7 +140,7 @@ export function betterAuthProvider(
         throw error;
       }
       if (!session) throw unauthenticated("The session is invalid or has expired.");
-      return toUser(await appUserFor(options, session.user));
+      return { ...toUser(await appUserFor(options, session.user)), authMethod: "better-auth" };
     },
   };
 }

@@ -41,6 +41,8 @@ export function createCallerResolver(providers: readonly AuthProvider[]): Caller
     for (const provider of providers) {
       try {
         const user = await provider.resolve(headers);
+        // Providers of their own (`auth.providers`) are named by their provider's name.
+        if (user?.authMethod === undefined && user) return { ...user, authMethod: provider.name };
         if (user) return user;
       } catch (error) {
         firstRejection ??= error;

@@ -8,18 +8,36 @@ import mongoose from "mongoose";
 import { unauthenticated } from "../core/errors.js";
 import type { AnyModel, User } from "../core/types.js";
 import { type AuthProvider, bearerToken } from "./callerResolver.js";
+import { type ConsumedRefreshToken, createRefreshToken, refreshTokenModel } from "./sessions.js";
 import { toUser } from "./userPlugin.js";
 
 export interface JwtAuthOptions {
   secret: string;
-  /** Defaults to `secret`; refresh tokens are still told apart by their `typ` claim. */
+  /**
+   * @deprecated Ignored: refresh tokens are opaque random strings stored hashed in MongoDB
+   * (see `src/auth/sessions.ts`), not JWTs.
+   */
   refreshSecret?: string;
   /** Access-token lifetime in seconds. Default 15 minutes. */
   expiresInSeconds?: number;
-  /** Refresh-token lifetime in seconds. Default 30 days. */
+  /**
+   * Refresh-token lifetime in seconds, counted from each rotation. Default 30 days. Each
+   * refresh token works once; see `POST /auth/refresh_token`.
+   */
   refreshExpiresInSeconds?: number;
   /** Extra fields signup accepts besides email and password. Default: `["name"]`. */
   signupFields?: string[];
+  /**
+   * Runs after `POST /auth/signup` created the user, before its tokens are issued, with the
+   * new user (as permissions see it: no password hash). E.g. grant a role. A hook that throws
+   * fails the request with its error; the user stays created.
+   */
+  onSignup?: (user: User) => void | Promise<void>;
+  /**
+   * Runs after `POST /auth/login` checked the password (and that the user is not disabled),
+   * before the tokens are issued. A hook that throws fails the login with its error.
+   */
+  onLogin?: (user: User) => void | Promise<void>;
 }
 
 export interface TokenPair {
@@ -35,18 +53,32 @@ function secretFor(options: JwtAuthOptions, type: TokenType): string {
   return type === "refresh" ? (options.refreshSecret ?? options.secret) : options.secret;
 }
 
-export function issueTokens(options: JwtAuthOptions, userId: string): TokenPair {
-  const sign = (type: TokenType, expiresIn: number) =>
-    jwt.sign({ typ: type }, secretFor(options, type), {
-      algorithm: ALGORITHM,
-      expiresIn,
-      subject: userId,
-    });
-  return {
-    token: sign("access", options.expiresInSeconds ?? 15 * 60),
-    refreshToken: sign("refresh", options.refreshExpiresInSeconds ?? 30 * 24 * 3600),
+/** A short-lived access JWT (HS256, `typ: "access"`, `sub` = the user id). */
+export function signAccessToken(options: JwtAuthOptions, userId: string): string {
+  return jwt.sign({ typ: "access" }, secretFor(options, "access"), {
+    algorithm: ALGORITHM,
+    expiresIn: options.expiresInSeconds ?? 15 * 60,
+    subject: userId,
+  });
+}
+
+/**
+ * An access JWT and a refresh token. The refresh token is opaque, single-use, and stored hashed
+ * in MongoDB on the user model's connection: the first of a new session (family), or with
+ * `rotation` the successor of the token `consumeRefreshToken` just spent.
+ */
+export async function issueTokens(
+  userModel: AnyModel,
+  options: JwtAuthOptions,
+  userId: string,
+  rotation?: ConsumedRefreshToken,
+): Promise<TokenPair> {
+  const refreshToken = await createRefreshToken(refreshTokenModel(userModel.db), {
     userId,
-  };
+    rotation,
+    ttlSeconds: options.refreshExpiresInSeconds,
+  });
+  return { token: signAccessToken(options, userId), refreshToken, userId };
 }
 
 const verificationKeys = new Map<string, KeyObject>();
@@ -101,6 +133,18 @@ export async function loadActiveUser(userModel: AnyModel, userId: string): Promi
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 
+/** The `alg` of a JWT's header, unverified; undefined when the header cannot be read. */
+function headerAlgorithm(token: string): unknown {
+  try {
+    const header = JSON.parse(
+      Buffer.from(token.slice(0, token.indexOf(".")), "base64url").toString(),
+    );
+    return typeof header === "object" && header !== null ? header.alg : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function jwtProvider(userModel: AnyModel, options: JwtAuthOptions): AuthProvider {
   return {
     name: "jwt",
@@ -109,7 +153,10 @@ export function jwtProvider(userModel: AnyModel, options: JwtAuthOptions): AuthP
       if (!token) return undefined;
       // Not a JWT: leave it to another provider (the resolver 401s if none claims it).
       if (!JWT_SHAPE.test(token)) return undefined;
-      return loadActiveUser(userModel, verifyToken(options, token, "access"));
+      // Signed otherwise than ours (an external issuer's RS256/ES256 token): its provider's.
+      if (headerAlgorithm(token) !== ALGORITHM) return undefined;
+      const user = await loadActiveUser(userModel, verifyToken(options, token, "access"));
+      return { ...user, authMethod: "jwt" };
     },
   };
 }

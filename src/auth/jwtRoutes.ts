@@ -1,18 +1,26 @@
 /**
- * The built-in JWT routes: signup, login, refresh_token and me. Bodies are allowlisted
- * field by field so signup can never set `admin` or any other privileged field.
+ * The built-in JWT routes: signup, login, refresh_token, logout, password and me. Bodies are
+ * allowlisted field by field so signup can never set `admin` or any other privileged field.
+ * Every response of these routes carries `Cache-Control: no-store`: several carry tokens.
  */
 import express, { type Request, type Response, type Router } from "express";
-import { type FieldErrors, unauthenticated, validationFailed } from "../core/errors.js";
+import { type FieldErrors, forbidden, unauthenticated, validationFailed } from "../core/errors.js";
 import { serializeDocument } from "../core/serialize.js";
 import type { AnyModel, User } from "../core/types.js";
+import { clientIp, type LoginGuard } from "../ops/rateLimit.js";
 import { sendError } from "../rest/sendError.js";
-import { issueTokens, type JwtAuthOptions, loadActiveUser, verifyToken } from "./jwt.js";
-import { hashPassword, verifyPassword } from "./password.js";
+import { issueTokens, type JwtAuthOptions, loadActiveUser } from "./jwt.js";
+import { hashPassword, passwordProblem, verifyPassword } from "./password.js";
+import {
+  consumeRefreshToken,
+  findRefreshToken,
+  refreshTokenModel,
+  revokeRefreshFamily,
+  revokeUserSessions,
+} from "./sessions.js";
+import { toUser } from "./userPlugin.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const MIN_PASSWORD = 8;
-const MAX_PASSWORD = 200;
 
 type Body = Record<string, unknown>;
 
@@ -36,17 +44,39 @@ function readCredentials(
   if (typeof body.email !== "string" || !EMAIL.test(body.email) || body.email.length > 254) {
     errors.email = "must be an email address";
   }
-  if (typeof body.password !== "string") {
-    errors.password = "must be a string";
-  } else if (body.password.length < MIN_PASSWORD || body.password.length > MAX_PASSWORD) {
-    errors.password = `must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters`;
-  }
+  const passwordError = passwordProblem(body.password);
+  if (passwordError) errors.password = passwordError;
   for (const key of allowed) {
     const value = body[key];
     if (value !== undefined && typeof value !== "string") errors[key] = "must be a string";
   }
   if (Object.keys(errors).length > 0) throw validationFailed("Invalid credentials body.", errors);
   return { email: (body.email as string).toLowerCase().trim(), password: body.password as string };
+}
+
+/** Refuses any key outside `allowed` (400 naming each). */
+function refuseUnknownKeys(body: Body, allowed: readonly string[], errors: FieldErrors): void {
+  for (const key of Object.keys(body)) {
+    if (!allowed.includes(key)) errors[key] = "is not an allowed field";
+  }
+}
+
+function callerOf(req: Request): User {
+  const user = (req as Request & { user?: User }).user;
+  if (!user) throw unauthenticated();
+  return user;
+}
+
+/**
+ * The caller of a route that manages the account's sessions (logout, password): a signed-in
+ * session only. A scoped token (personal access token, OAuth access token) gets 403.
+ */
+function sessionCallerOf(req: Request): User {
+  const user = callerOf(req);
+  if (user.scopes !== undefined) {
+    throw forbidden("This route needs a signed-in session; an access token cannot use it.");
+  }
+  return user;
 }
 
 type Handler = (req: Request, res: Response) => Promise<void>;
@@ -60,9 +90,24 @@ const wrap =
     }
   };
 
-export function jwtRoutes(userModel: AnyModel, options: JwtAuthOptions): Router {
+/** `loginGuard`: the app's login lockout (src/ops/loginLockout.ts), when rate limits are on. */
+export function jwtRoutes(
+  userModel: AnyModel,
+  options: JwtAuthOptions,
+  loginGuard?: LoginGuard,
+): Router {
   const router = express.Router();
   const signupFields = (options.signupFields ?? ["name"]).filter((f) => userModel.schema.path(f));
+  // Registered now, so its indexes are built before the first request needs them.
+  refreshTokenModel(userModel.db);
+  const refreshTokens = () => refreshTokenModel(userModel.db);
+
+  // Tokens must never sit in a browser or proxy cache.
+  router.use((_req, res, next) => {
+    res.set("Cache-Control", "no-store");
+    res.set("Pragma", "no-cache");
+    next();
+  });
 
   router.post(
     "/signup",
@@ -76,7 +121,8 @@ export function jwtRoutes(userModel: AnyModel, options: JwtAuthOptions): Router 
         email,
         passwordHash: await hashPassword(password),
       });
-      res.status(201).json({ data: issueTokens(options, String(user._id)) });
+      await options.onSignup?.(toUser(user));
+      res.status(201).json({ data: await issueTokens(userModel, options, String(user._id)) });
     }),
   );
 
@@ -84,11 +130,19 @@ export function jwtRoutes(userModel: AnyModel, options: JwtAuthOptions): Router 
     "/login",
     wrap(async (req, res) => {
       const { email, password } = readCredentials(readBody(req), []);
+      const ip = clientIp(req);
+      // A locked account answers 429 before its password is checked, even the right one.
+      await loginGuard?.check(email, ip);
       const user = await userModel.findOne({ email }).select("+passwordHash").exec();
       const valid = await verifyPassword(password, user?.get("passwordHash"));
-      if (!user || !valid) throw unauthenticated("Invalid email or password.");
+      if (!user || !valid) {
+        await loginGuard?.failed(email, ip);
+        throw unauthenticated("Invalid email or password.");
+      }
       if (user.get("disabled") === true) throw unauthenticated("This user is disabled.");
-      res.json({ data: issueTokens(options, String(user._id)) });
+      await loginGuard?.succeeded(email, ip);
+      await options.onLogin?.(toUser(user));
+      res.json({ data: await issueTokens(userModel, options, String(user._id)) });
     }),
   );
 
@@ -99,16 +153,77 @@ export function jwtRoutes(userModel: AnyModel, options: JwtAuthOptions): Router 
       if (typeof refreshToken !== "string") {
         throw validationFailed("A refreshToken is required.", { refreshToken: "must be a string" });
       }
-      const user = await loadActiveUser(userModel, verifyToken(options, refreshToken, "refresh"));
-      res.json({ data: issueTokens(options, user.id) });
+      // Spends the token (once, across all instances); a spent one revokes its family.
+      const spent = await consumeRefreshToken(refreshTokens(), refreshToken);
+      let user: User;
+      try {
+        user = await loadActiveUser(userModel, spent.userId);
+      } catch (error) {
+        await revokeRefreshFamily(refreshTokens(), spent.familyId);
+        throw error;
+      }
+      res.json({ data: await issueTokens(userModel, options, user.id, spent) });
+    }),
+  );
+
+  // Signs out: with `refreshToken`, that session (its family); without, every session of the
+  // caller. Access tokens already issued stay valid until they expire.
+  router.post(
+    "/logout",
+    wrap(async (req, res) => {
+      const user = sessionCallerOf(req);
+      const body = req.body === undefined ? {} : readBody(req);
+      const errors: FieldErrors = {};
+      refuseUnknownKeys(body, ["refreshToken"], errors);
+      const { refreshToken } = body;
+      if (refreshToken !== undefined && typeof refreshToken !== "string") {
+        errors.refreshToken = "must be a string";
+      }
+      if (Object.keys(errors).length > 0) throw validationFailed("Invalid logout body.", errors);
+      if (typeof refreshToken === "string") {
+        const record = await findRefreshToken(refreshTokens(), refreshToken);
+        // Someone else's or an unknown token: nothing of the caller's to revoke.
+        if (record && String(record.userId) === user.id) {
+          await revokeRefreshFamily(refreshTokens(), record.familyId);
+        }
+      } else {
+        await revokeUserSessions(user.id, userModel.db);
+      }
+      res.status(204).end();
+    }),
+  );
+
+  // Changes the caller's password, revokes all their sessions, and starts a new one.
+  router.post(
+    "/password",
+    wrap(async (req, res) => {
+      const user = sessionCallerOf(req);
+      const body = readBody(req);
+      const errors: FieldErrors = {};
+      refuseUnknownKeys(body, ["currentPassword", "newPassword"], errors);
+      if (typeof body.currentPassword !== "string") errors.currentPassword = "must be a string";
+      const newPasswordError = passwordProblem(body.newPassword);
+      if (newPasswordError) errors.newPassword = newPasswordError;
+      if (Object.keys(errors).length > 0) throw validationFailed("Invalid password body.", errors);
+      const doc = await userModel.findById(user.id).select("+passwordHash").exec();
+      if (!doc) throw unauthenticated("The user no longer exists.");
+      if (!(await verifyPassword(body.currentPassword as string, doc.get("passwordHash")))) {
+        throw validationFailed("The current password is incorrect.", {
+          currentPassword: "is incorrect",
+        });
+      }
+      doc.set("passwordHash", await hashPassword(body.newPassword as string));
+      await doc.save();
+      // authUserPlugin's hook has revoked them already; this covers user models without it.
+      await revokeUserSessions(user.id, userModel.db);
+      res.json({ data: await issueTokens(userModel, options, user.id) });
     }),
   );
 
   router.get(
     "/me",
     wrap(async (req, res) => {
-      const user = (req as Request & { user?: User }).user;
-      if (!user) throw unauthenticated();
+      const user = callerOf(req);
       const doc = await userModel.findById(user.id).exec();
       if (!doc) throw unauthenticated("The user no longer exists.");
       res.json({ data: serializeDocument(doc) });

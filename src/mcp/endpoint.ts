@@ -8,18 +8,31 @@ import { localhostAllowedOrigins, validateOriginHeader } from "@modelcontextprot
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { AppContext, McpEndpointOptions, TerrenoPlugin } from "../app/types.js";
 import { TerrenoError, toErrorBody } from "../core/errors.js";
+import { findTooDeep, MAX_DEPTH, TOO_DEEP_REASON } from "../core/inputSafety.js";
 import { reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
+import { MCP_SCOPES } from "../core/scopes.js";
+import { clientIp } from "../ops/rateLimit.js";
+import { toTerrenoError } from "../rest/sendError.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { createDualEraHandler } from "./httpHandler.js";
 import { createServerFactory, type McpCaller } from "./mcpServerFactory.js";
+import {
+  bearerChallenge,
+  checkResourceUrl,
+  mcpResourceUrl,
+  PROTECTED_RESOURCE_WELL_KNOWN,
+  resourceMetadataHandler,
+  resourceMetadataUrl,
+} from "./resourceMetadata.js";
 
 export const DEFAULT_MCP_PATH = "/mcp";
 
 /** A transport-level failure, from the one error table: its HTTP status and JSON-RPC code. */
-function jsonRpcError(res: Response, error: TerrenoError): void {
+function jsonRpcError(res: Response, error: TerrenoError, id: string | number | null = null): void {
   const body = toErrorBody(error);
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  res.locals.terrenoErrorCode = error.code;
   res.status(error.status).json({
     jsonrpc: "2.0",
     error: {
@@ -27,7 +40,7 @@ function jsonRpcError(res: Response, error: TerrenoError): void {
       message: `${body.code}: ${body.detail}`,
       data: { error: body },
     },
-    id: null,
+    id,
   });
 }
 
@@ -56,27 +69,38 @@ function headerRecord(req: Request): Record<string, string | undefined> {
   return req.headers as Record<string, string | undefined>;
 }
 
+/** Custom tools (`app.tool(...)`) mount the endpoint even when no model opts in. */
+function hasCustomTools(tools: readonly ToolDefinition[]): boolean {
+  return tools.some((tool) => tool.kind === "handler" && tool.custom === true);
+}
+
 export function mcpPlugin(
   ctx: AppContext,
   tools: readonly ToolDefinition[],
   options: McpEndpointOptions = {},
 ): TerrenoPlugin | undefined {
   const resources = ctx.resources.filter((resource) => resource.options.mcp);
-  if (options.enabled === false || resources.length === 0) return undefined;
+  if (options.enabled === false || (resources.length === 0 && !hasCustomTools(tools)))
+    return undefined;
   const path = options.path ?? DEFAULT_MCP_PATH;
   // `tools` (definitions and validators) were built once; requests only construct a light Server.
-  const anonymousAllowed = resources.some((resource) => resource.views.tools.anonymous);
+  const anonymousAllowed =
+    resources.some((resource) => resource.views.tools.anonymous) ||
+    tools.some((tool) => tool.kind === "handler" && tool.anonymous === true);
   const { logger } = ctx;
   const factory = createServerFactory(
     tools,
     { name: options.name ?? "terreno-mcp", version: options.version ?? "0.1.0" },
     logger,
+    ctx.observer,
   );
   const report = (operation: string) => (error: unknown) =>
     reportFailure(logger, normalizeError(error), { surface: "mcp", operation });
   const handler = createDualEraHandler(factory, report("handler"));
   const node = toNodeHandler(handler, { onerror: report("adapter") });
   const hostnames = allowedHostnames(options.allowedOrigins);
+  const resourceUrl = options.resourceUrl ? checkResourceUrl(options.resourceUrl) : undefined;
+  const scopesSupported = options.oauth?.scopesSupported ?? MCP_SCOPES;
 
   const checkOrigin = (req: Request, res: Response, next: NextFunction) => {
     const result = validateOriginHeader(req.headers.origin, hostnames);
@@ -101,7 +125,7 @@ export function mcpPlugin(
       (req as Request & { auth?: unknown }).auth = {
         token: "",
         clientId: user?.id ?? "anonymous",
-        scopes: [],
+        scopes: [...(user?.scopes ?? [])],
         extra: { caller },
       };
       next();
@@ -123,10 +147,22 @@ export function mcpPlugin(
         error instanceof TerrenoError && error.code === "unauthenticated"
           ? error.message
           : undefined;
-      if (!message) return next(error);
+      if (!message) {
+        // A known refusal other than 401 (e.g. 503 identity_provider_unavailable from an
+        // external IdP's JWKS): a JSON-RPC error like every other transport failure here.
+        if (failure.status >= 500) report("resolveCaller")(error);
+        return jsonRpcError(res, failure);
+      }
+      // RFC 9728 §5.1: every 401 points the client at this resource's metadata, which names
+      // the authorization servers it can get a token from.
+      const sentToken = Boolean(req.headers.authorization);
       res.setHeader(
         "WWW-Authenticate",
-        `Bearer error="invalid_token", error_description="${message.replace(/"/g, "'")}"`,
+        bearerChallenge({
+          resourceMetadata: resourceMetadataUrl(mcpResourceUrl(req, path, resourceUrl)),
+          scopes: scopesSupported,
+          ...(sentToken ? { error: "invalid_token" as const, description: message } : {}),
+        }),
       );
       jsonRpcError(res, error as TerrenoError);
     }
@@ -161,13 +197,63 @@ export function mcpPlugin(
     next();
   };
 
-  const parseErrors = (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+  // `tools/call` spends the caller's tool-call points (the app's rule in src/ops/rateLimit.ts,
+  // with the tool's router override) before the SDK runs it: 429 + Retry-After when none are left.
+  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+  const limitToolCalls = (req: Request, res: Response, next: NextFunction) => {
+    const limits = ctx.rateLimits;
+    const message = req.body as { method?: unknown; id?: unknown; params?: { name?: unknown } };
+    if (!limits || message?.method !== "tools/call") return next();
+    const name = message.params?.name;
+    const caller = (req as Request & { auth?: { extra?: { caller?: McpCaller } } }).auth?.extra
+      ?.caller;
+    const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+    limits
+      .consume({
+        action: "toolCall",
+        resource: typeof name === "string" ? toolsByName.get(name)?.resource : undefined,
+        user: caller?.user,
+        ip: clientIp(req),
+      })
+      .then(
+        () => next(),
+        (error: unknown) => {
+          const failure = normalizeError(error);
+          if (failure.status >= 500) report("rateLimit")(error);
+          jsonRpcError(res, failure, id);
+        },
+      );
+  };
+
+  // Right after parsing, before any recursive walk of the body (hasProtoKey, the SDK's schema
+  // parse, its adapter's JSON.stringify): too deep is a 400 -32600, never a stack overflow.
+  const limitDepth = (req: Request, res: Response, next: NextFunction) => {
+    const path = findTooDeep(req.body);
+    if (path === undefined) return next();
+    const id = (req.body as { id?: unknown }).id;
+    jsonRpcError(
+      res,
+      new TerrenoError(
+        "invalid_request",
+        `The request is nested deeper than ${MAX_DEPTH} levels.`,
+        {
+          [path]: TOO_DEEP_REASON,
+        },
+      ),
+      typeof id === "string" || typeof id === "number" ? id : null,
+    );
+  };
+
+  // Every failure of the body parser answers in JSON-RPC's shape, from the one error table.
+  const parseErrors = (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const type = (error as { type?: string }).type;
     if (type === "entity.parse.failed")
       return jsonRpcError(res, new TerrenoError("parse_error", "The body is not valid JSON."));
     if (type === "entity.too.large")
       return jsonRpcError(res, new TerrenoError("payload_too_large", "The request is too large."));
-    next(error);
+    const failure = toTerrenoError(error);
+    if (failure.status >= 500) report("parse")(error);
+    jsonRpcError(res, failure);
   };
 
   return {
@@ -181,8 +267,10 @@ export function mcpPlugin(
         // Not strict: a `null` or scalar body is valid JSON, so the SDK answers it with -32600.
         express.json({ limit: ctx.options.jsonLimit ?? "100kb", strict: false }),
         parseErrors,
+        limitDepth,
         resolveCaller,
         checkEnvelope,
+        limitToolCalls,
         (req: Request, res: Response) => {
           void node(req, res, req.body);
         },
@@ -195,6 +283,18 @@ export function mcpPlugin(
         );
       });
       app.use(path, router);
+      // Protected Resource Metadata (RFC 9728): the path form for this endpoint (and for the
+      // configured resource URL's path, when a proxy serves it elsewhere) and the root form.
+      const metadata = resourceMetadataHandler(path, { resourceUrl, oauth: options.oauth });
+      const metadataPaths = new Set([
+        `${PROTECTED_RESOURCE_WELL_KNOWN}${path}`,
+        PROTECTED_RESOURCE_WELL_KNOWN,
+      ]);
+      if (resourceUrl) metadataPaths.add(new URL(resourceMetadataUrl(resourceUrl)).pathname);
+      for (const metadataPath of metadataPaths) {
+        app.get(metadataPath, metadata);
+        app.options(metadataPath, metadata);
+      }
     },
   };
 }

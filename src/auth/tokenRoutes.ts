@@ -1,0 +1,153 @@
+/**
+ * Personal access token routes, mounted at `<auth path>/tokens` (default `/auth/tokens`):
+ *
+ * - `POST /` `{name, scope: "read"|"write", expiresInDays?}` → 201 `{data: {id, name, scope,
+ *   expiresAt, token}}`. The token is shown this once. Only a session may create tokens (a
+ *   personal or OAuth token gets 403). Rate limited per IP with the auth routes (src/ops/rateLimit.ts).
+ * - `GET /` → the caller's unexpired tokens, without values.
+ * - `DELETE /:id` → 204; 404 for a token that is not the caller's. Effective on the next request.
+ */
+import express, { type Request, type Response, type Router } from "express";
+import {
+  type FieldErrors,
+  forbidden,
+  notFound,
+  TerrenoError,
+  unauthenticated,
+  validationFailed,
+} from "../core/errors.js";
+import { scopeRefusal, scopesAllow } from "../core/scopes.js";
+import type { AnyModel, User } from "../core/types.js";
+import { sendError } from "../rest/sendError.js";
+import {
+  accessTokenModel,
+  countPersonalTokens,
+  createPersonalToken,
+  DEFAULT_PERSONAL_TOKEN_OPTIONS,
+  listPersonalTokens,
+  PERSONAL_TOKEN_SCOPES,
+  type PersonalTokenOptions,
+  type PersonalTokenScope,
+  revokePersonalToken,
+} from "./personalTokens.js";
+
+function callerOf(req: Request): User {
+  const user = (req as Request & { user?: User }).user;
+  if (!user) throw unauthenticated();
+  return user;
+}
+
+type Handler = (req: Request, res: Response) => Promise<void>;
+const wrap =
+  (handle: Handler): Handler =>
+  async (req, res) => {
+    try {
+      await handle(req, res);
+    } catch (error) {
+      sendError(res, error);
+    }
+  };
+
+interface CreateBody {
+  name: string;
+  scope: PersonalTokenScope;
+  expiresInDays: number;
+}
+
+function readCreateBody(body: unknown, options: Required<PersonalTokenOptions>): CreateBody {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw validationFailed("The body must be a JSON object.", { "(root)": "must be an object" });
+  }
+  const { name, scope, expiresInDays, ...rest } = body as Record<string, unknown>;
+  const errors: FieldErrors = {};
+  for (const key of Object.keys(rest)) errors[key] = "is not an allowed field";
+  const trimmed = typeof name === "string" ? name.trim() : "";
+  if (typeof name !== "string" || trimmed.length < 1 || trimmed.length > 100) {
+    errors.name = "must be a string of 1 to 100 characters";
+  }
+  if (!PERSONAL_TOKEN_SCOPES.includes(scope as PersonalTokenScope)) {
+    errors.scope = 'must be "read" or "write"';
+  }
+  const max = options.maxExpiresInDays;
+  if (
+    expiresInDays !== undefined &&
+    (typeof expiresInDays !== "number" ||
+      !Number.isInteger(expiresInDays) ||
+      expiresInDays < 1 ||
+      expiresInDays > max)
+  ) {
+    errors.expiresInDays = `must be a whole number of days from 1 to ${max}`;
+  }
+  if (Object.keys(errors).length > 0) throw validationFailed("Invalid token request.", errors);
+  return {
+    name: trimmed,
+    scope: scope as PersonalTokenScope,
+    expiresInDays: (expiresInDays as number | undefined) ?? options.defaultExpiresInDays,
+  };
+}
+
+export function personalTokenRoutes(
+  userModel: AnyModel,
+  personalTokenOptions: PersonalTokenOptions = {},
+): Router {
+  const options = { ...DEFAULT_PERSONAL_TOKEN_OPTIONS, ...personalTokenOptions };
+  if (options.defaultExpiresInDays > options.maxExpiresInDays) {
+    throw new Error("personalTokens: defaultExpiresInDays exceeds maxExpiresInDays.");
+  }
+  const router = express.Router();
+  const tokens = () => accessTokenModel(userModel.db);
+
+  // Tokens must never sit in a browser or proxy cache.
+  router.use((_req, res, next) => {
+    res.set("Cache-Control", "no-store");
+    res.set("Pragma", "no-cache");
+    next();
+  });
+
+  router.post(
+    "/",
+    wrap(async (req, res) => {
+      const user = callerOf(req);
+      // A token minting tokens would outlive its own revocation: only a signed-in session may.
+      if (user.scopes !== undefined) {
+        throw forbidden(
+          "Personal access tokens can only be created from a signed-in session, not with another token.",
+        );
+      }
+      const body = readCreateBody(req.body, options);
+      if ((await countPersonalTokens(tokens(), user.id)) >= options.maxPerUser) {
+        throw new TerrenoError(
+          "conflict",
+          `You already have ${options.maxPerUser} personal access tokens; delete one first.`,
+        );
+      }
+      const { token, info } = await createPersonalToken(tokens(), { userId: user.id, ...body });
+      res.status(201).json({
+        data: { id: info.id, name: info.name, scope: info.scope, expiresAt: info.expiresAt, token },
+      });
+    }),
+  );
+
+  router.get(
+    "/",
+    wrap(async (req, res) => {
+      const user = callerOf(req);
+      res.json({ data: await listPersonalTokens(tokens(), user.id) });
+    }),
+  );
+
+  router.delete(
+    "/:id",
+    wrap(async (req, res) => {
+      const user = callerOf(req);
+      if (!scopesAllow(user.scopes, "write")) throw scopeRefusal(user.scopes);
+      const id = String(req.params.id);
+      if (!(await revokePersonalToken(tokens(), user.id, id))) {
+        throw notFound("No personal access token of yours has this id.");
+      }
+      res.status(204).end();
+    }),
+  );
+
+  return router;
+}

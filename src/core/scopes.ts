@@ -1,0 +1,71 @@
+/**
+ * What a caller's scopes allow: THE rule, in one place. `authorize()` applies it to every
+ * operation on every surface (REST, MCP, AI tools), and `visibleTools()` (src/tools) to the
+ * tools a caller is shown.
+ *
+ * - No scopes (`undefined`): an ordinary session (JWT, Better Auth). Full access, subject to
+ *   the model's permissions as always.
+ * - A write scope (`write`, `mcp:write`): reads and writes. Write implies read.
+ * - Only a read scope (`read`, `mcp:read`): reads only (`list`, `read`, tools annotated
+ *   `readOnlyHint: true`).
+ * - Scopes naming neither: nothing.
+ *
+ * Scopes come from the credential, never from the user document: a personal access token
+ * (`tmcp_…`) or an OAuth access token sets `user.scopes` when its AuthProvider resolves it.
+ */
+import { forbidden, type TerrenoError } from "./errors.js";
+import type { CrudMethod, RequestContext } from "./types.js";
+
+/** Scopes that allow reading: a personal token's `read`, an OAuth token's `mcp:read`. */
+export const READ_SCOPES: readonly string[] = ["read", "mcp:read"];
+/** Scopes that allow writing (and reading): `write`, `mcp:write`. */
+export const WRITE_SCOPES: readonly string[] = ["write", "mcp:write"];
+/** The OAuth scopes the MCP endpoint advertises (`scopes_supported`). */
+export const MCP_SCOPES: readonly string[] = ["mcp:read", "mcp:write"];
+
+export type ScopeAccess = "read" | "write";
+/** What a set of scopes grants: `write` (everything), `read` (reads only) or `none`. */
+export type AccessLevel = ScopeAccess | "none";
+
+/** The caller's scopes: `ctx.scopes` when set, else the scopes of the credential (`user.scopes`). */
+export function callerScopes(
+  ctx: Pick<RequestContext, "scopes" | "user">,
+): readonly string[] | undefined {
+  const scopes = ctx.scopes ?? ctx.user?.scopes;
+  if (scopes === undefined || scopes === null) return undefined;
+  // Anything but an array of strings grants nothing (fail closed).
+  return Array.isArray(scopes) ? scopes.filter((scope) => typeof scope === "string") : [];
+}
+
+export function accessLevel(scopes: readonly string[] | undefined): AccessLevel {
+  if (scopes === undefined) return "write";
+  if (scopes.some((scope) => WRITE_SCOPES.includes(scope))) return "write";
+  if (scopes.some((scope) => READ_SCOPES.includes(scope))) return "read";
+  return "none";
+}
+
+export function scopesAllow(scopes: readonly string[] | undefined, access: ScopeAccess): boolean {
+  const level = accessLevel(scopes);
+  return level === "write" || (level === "read" && access === "read");
+}
+
+/** A CRUD method's access: `list` and `read` read, everything else writes. */
+export function accessFor(method: CrudMethod | (string & {})): ScopeAccess {
+  return method === "list" || method === "read" ? "read" : "write";
+}
+
+/** The 403 for a caller whose scopes do not allow `access`. */
+export function scopeRefusal(scopes: readonly string[] | undefined): TerrenoError {
+  return accessLevel(scopes) === "read"
+    ? forbidden("This token's scope is read-only.")
+    : forbidden("This token's scope does not allow this request.");
+}
+
+/** Throws the 403 unless the caller's scopes allow `method`. */
+export function assertScopeAllows(
+  ctx: Pick<RequestContext, "scopes" | "user">,
+  method: CrudMethod | (string & {}),
+): void {
+  const scopes = callerScopes(ctx);
+  if (!scopesAllow(scopes, accessFor(method))) throw scopeRefusal(scopes);
+}
