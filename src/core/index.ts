@@ -4,7 +4,9 @@
  */
 import { normalizeError } from "./normalizeError.js";
 
+export { type ActionInput, action } from "./operations/action.js";
 export { type CreateInput, create } from "./operations/create.js";
+export { customTool } from "./operations/customTool.js";
 export { type ListInput, type ListResult, list } from "./operations/list.js";
 export { type ReadInput, read } from "./operations/read.js";
 export { type DeleteInput, type DeleteResult, remove } from "./operations/remove.js";

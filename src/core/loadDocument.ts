@@ -8,7 +8,7 @@ import { notFound } from "./errors.js";
 import { checkObjectPermissions } from "./permissions.js";
 import type { PopulateOption } from "./populate.js";
 import type { Resource } from "./resource.js";
-import type { AnyDocument, CrudMethod, RequestContext } from "./types.js";
+import type { AnyDocument, CrudMethod, Permissions, RequestContext } from "./types.js";
 
 export function assertObjectId(id: unknown): string {
   if (
@@ -27,6 +27,8 @@ export async function loadDocument(
   method: CrudMethod,
   id: unknown,
   populate: PopulateOption[] = [],
+  /** The checks to apply; an action passes the model's `read` and its own under its name. */
+  permissions: Permissions = resource.options.permissions,
 ): Promise<AnyDocument> {
   const validId = assertObjectId(id);
   const missing = () => notFound(`No ${resource.model.modelName} has the id ${validId}.`);
@@ -40,6 +42,6 @@ export async function loadDocument(
   }
   const doc = await query.exec();
   if (!doc) throw missing();
-  await checkObjectPermissions(resource.options.permissions, method, ctx.user, doc, missing);
+  await checkObjectPermissions(permissions, method, ctx.user, doc, missing);
   return doc;
 }

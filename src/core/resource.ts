@@ -4,7 +4,7 @@
  */
 import { describeModel } from "../schema/describeModel.js";
 import type { ModelDescription } from "../schema/types.js";
-import type { AnyModel, CrudOptions, Transport } from "./types.js";
+import { type AnyModel, CRUD_METHODS, type CrudOptions, type Transport } from "./types.js";
 import { buildView, type Surface, type SurfaceView } from "./view.js";
 
 export {
@@ -22,7 +22,25 @@ export interface Resource {
   views: Readonly<Record<Surface, SurfaceView>>;
 }
 
+const ACTION_NAME = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * Action names become routes and tool names, and an action's permissions stand in for the
+ * method's in the 404 decision: a CRUD method's name would let it borrow another's rules.
+ */
+function checkActionNames(options: CrudOptions): void {
+  for (const name of Object.keys(options.actions ?? {})) {
+    if (!ACTION_NAME.test(name)) {
+      throw new Error(`terreno-mcp: action name "${name}" must match ${ACTION_NAME}.`);
+    }
+    if ((CRUD_METHODS as readonly string[]).includes(name)) {
+      throw new Error(`terreno-mcp: action name "${name}" is a CRUD method; choose another.`);
+    }
+  }
+}
+
 export function defineResource(model: AnyModel, options: CrudOptions): Resource {
+  checkActionNames(options);
   const description = describeModel(model);
   return {
     model,

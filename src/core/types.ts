@@ -3,6 +3,8 @@
  * Nothing here may import Express, the MCP SDK or `ai`.
  */
 import type { Model } from "mongoose";
+import type { ActionConfig } from "./actionTypes.js";
+import type { ErrorCode } from "./errors.js";
 
 export type CrudMethod = "list" | "read" | "create" | "update" | "delete";
 export const CRUD_METHODS: readonly CrudMethod[] = ["list", "read", "create", "update", "delete"];
@@ -13,6 +15,21 @@ export interface User {
   _id?: unknown;
   admin?: boolean;
   email?: string;
+  /**
+   * The scopes of the credential the caller presented, set by its AuthProvider: a personal
+   * access token (`["read"]` or `["read", "write"]`) or an OAuth access token (`mcp:read`,
+   * `mcp:write`). Absent for sessions, which have full access. Never read from the user
+   * document (`toUser` drops a field of this name). The rule is in src/core/scopes.ts.
+   */
+  scopes?: readonly string[];
+  /** The personal access token the caller used (its id, never its value), for audit. */
+  tokenId?: string;
+  /**
+   * How the caller signed in, set by its AuthProvider: `jwt`, `pat` (personal access token),
+   * `oauth` (an external issuer's token), `better-auth`, or another provider's name. Never
+   * read from the user document.
+   */
+  authMethod?: string;
   [key: string]: unknown;
 }
 
@@ -30,6 +47,42 @@ export interface RequestContext {
   headers: Readonly<Record<string, string | undefined>>;
   /** The transport's native request object (the Express request for REST), for escape hatches. */
   raw?: unknown;
+  /** The route or tool the call came through, e.g. `PATCH /todos/:id` or `todos_update`. */
+  operation?: string;
+  /**
+   * The scopes this call is limited to; when absent, those of the caller's credential
+   * (`user.scopes`). `undefined` on both means a session: full access. See src/core/scopes.ts.
+   */
+  scopes?: readonly string[];
+  /** Told about every write, done or refused (observe.ts); set by each adapter from the app. */
+  observer?: OperationObserver;
+}
+
+/** `"success"`, or the error code a write was refused or failed with. */
+export type WriteOutcome = "success" | ErrorCode;
+
+/** What the core tells `RequestContext.observer` about one write (see observe.ts). */
+export interface WriteRecord {
+  /** `create`, `update`, `delete`, or an action's name. */
+  action: Exclude<CrudMethod, "list" | "read"> | (string & {});
+  /** The Mongoose model name, e.g. `Todo`. */
+  model: string;
+  /** The document's id, when known: always after a create, and for a well-formed id otherwise. */
+  documentId?: string;
+  /**
+   * The schema paths the caller's body names (top-level and nested, dotted), never their
+   * values. Empty for a delete.
+   */
+  fields: string[];
+  outcome: WriteOutcome;
+}
+
+export interface OperationObserver {
+  /**
+   * Called once per write before the operation returns or throws. It is awaited; it must not
+   * throw (TerrenoApp's observer catches and logs its sinks' failures).
+   */
+  write(record: WriteRecord, ctx: RequestContext): void | Promise<void>;
 }
 
 /** A document as the core hands it to hooks and permissions. */
@@ -127,6 +180,26 @@ export interface CrudOptions extends CrudHooks {
    * callers to the permissions (so `IsAny` serves them), tools refuse them with 401.
    */
   allowAnonymous?: boolean | { rest?: boolean; tools?: boolean };
+  /**
+   * This router's own rate limit for REST writes (POST/PATCH/DELETE) and for calls of its MCP
+   * and AI tools, per caller, in place of the app's `rateLimit.writes` / `rateLimit.toolCalls`;
+   * `false` exempts the router. Takes effect when the app has rate limits on (src/ops/rateLimit.ts).
+   */
+  rateLimit?: RateLimitWindow | false;
+  /**
+   * Named operations beyond CRUD, each a REST route (`POST /todos/:id/complete` for an
+   * instance action, `POST /todos/complete` for a collection one) and, on an MCP-enabled
+   * router, a tool (`todos_complete`). See src/core/actionTypes.ts.
+   */
+  actions?: Record<string, ActionConfig>;
+}
+
+/** At most `points` per caller in any window of `duration` seconds (counted from its first use). */
+export interface RateLimitWindow {
+  /** How many requests (points) a caller may spend per window. A positive integer. */
+  points: number;
+  /** The window, in seconds. */
+  duration: number;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: user model types vary; the core only reads schema metadata.

@@ -4,7 +4,13 @@
  * schemas, and compiled argument validators.
  */
 import type { Resource } from "../core/resource.js";
-import { CRUD_METHODS, type CrudMethod } from "../core/types.js";
+import {
+  CRUD_METHODS,
+  type CrudMethod,
+  type PlainObject,
+  type RequestContext,
+  type User,
+} from "../core/types.js";
 import type { JsonSchema } from "../schema/types.js";
 import { compileValidator, type Validator } from "../schema/validator.js";
 import { describeTool, toolTitle } from "./describeTool.js";
@@ -20,26 +26,61 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-export interface ToolDefinition {
+interface ToolDefinitionBase {
   name: string;
   title: string;
   description: string;
-  method: CrudMethod;
-  resource: Resource;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
   /**
-   * Checks the call's parameters (list, read, delete). Bodies of create and update are
-   * checked once, by the core, against the same view schema this tool advertises.
+   * Checks the call's parameters (list, read, delete; a handler tool's whole input). Bodies of
+   * create and update are checked once, by the core, against the same view schema this tool
+   * advertises.
    */
   validate?: Validator;
 }
 
+/** A model's CRUD tool: runs a core operation on `resource`. */
+export interface ResourceToolDefinition extends ToolDefinitionBase {
+  kind?: "resource";
+  method: CrudMethod;
+  resource: Resource;
+  handler?: undefined;
+}
+
+/**
+ * A tool with no resource of its own (discovery tools: `describe_models`, `whoami`; custom
+ * tools): runs `handler` with the checked input, through the same pipeline (visibility,
+ * validation, rate limits, the one error table).
+ */
+export interface HandlerToolDefinition extends ToolDefinitionBase {
+  kind: "handler";
+  method?: undefined;
+  /**
+   * An action tool's model (`todos_complete`: Todo), for its router's rate limit and for
+   * docs; absent for discovery and custom tools.
+   */
+  resource?: Resource;
+  /** An action tool's action: its name (`complete`) and scope. */
+  action?: { name: string; scope: "instance" | "collection" };
+  /** A custom tool added with `app.tool(...)`. */
+  custom?: true;
+  /** A discovery tool (`describe_models`, `whoami`; `mcp: {discovery: true}`). */
+  discovery?: true;
+  handler: (input: PlainObject, ctx: RequestContext) => Promise<PlainObject>;
+  /** Whether callers with no user see and may call it. Default false. */
+  anonymous?: boolean;
+  /** Who else sees it (after `anonymous` and the scope rule on `readOnlyHint`). Default: all. */
+  permits?: (user: User | undefined) => boolean | Promise<boolean>;
+}
+
+export type ToolDefinition = ResourceToolDefinition | HandlerToolDefinition;
+
 const ID_SCHEMA: JsonSchema = {
   type: "string",
   pattern: "^[0-9a-fA-F]{24}$",
-  description: "The document's id (24 hex characters).",
+  description: "24 hex characters.",
 };
 
 function inputSchemaFor(resource: Resource, method: CrudMethod): JsonSchema {
@@ -77,6 +118,12 @@ function inputSchemaFor(resource: Resource, method: CrudMethod): JsonSchema {
 
 const BODY_METHODS: ReadonlySet<CrudMethod> = new Set(["create", "update"]);
 
+/** The list tool shares the view's validator (compiled once, `$or`/`$and` branches included). */
+function validatorFor(resource: Resource, method: CrudMethod, inputSchema: JsonSchema): Validator {
+  const listInput = resource.views.tools.listInput;
+  return method === "list" && listInput ? listInput.validate : compileValidator(inputSchema);
+}
+
 const ANNOTATIONS: Record<CrudMethod, Omit<ToolAnnotations, "title">> = {
   list: { readOnlyHint: true, openWorldHint: false },
   read: { readOnlyHint: true, openWorldHint: false },
@@ -85,7 +132,7 @@ const ANNOTATIONS: Record<CrudMethod, Omit<ToolAnnotations, "title">> = {
   delete: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
 };
 
-export function toolDefinitionsFor(resource: Resource): ToolDefinition[] {
+export function toolDefinitionsFor(resource: Resource): ResourceToolDefinition[] {
   const config = resource.options.mcp;
   if (!config) return [];
   const prefix = config.toolPrefix ?? defaultToolPrefix(resource.model.modelName);
@@ -102,14 +149,16 @@ export function toolDefinitionsFor(resource: Resource): ToolDefinition[] {
       inputSchema,
       outputSchema: toolOutputSchema(resource, method),
       annotations: { title, ...ANNOTATIONS[method] },
-      ...(BODY_METHODS.has(method) ? {} : { validate: compileValidator(inputSchema) }),
+      ...(BODY_METHODS.has(method)
+        ? {}
+        : { validate: validatorFor(resource, method, inputSchema) }),
     };
   });
 }
 
 /** All tools of these resources, sorted by name; duplicate names fail loudly at start-up. */
-export function buildToolDefinitions(resources: readonly Resource[]): ToolDefinition[] {
-  const byName = new Map<string, ToolDefinition>();
+export function buildToolDefinitions(resources: readonly Resource[]): ResourceToolDefinition[] {
+  const byName = new Map<string, ResourceToolDefinition>();
   for (const resource of resources) {
     for (const tool of toolDefinitionsFor(resource)) {
       const existing = byName.get(tool.name);

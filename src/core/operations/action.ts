@@ -1,0 +1,163 @@
+/**
+ * action: caller (anonymous per the view) → scope (read-only actions need read, others write)
+ * → the action's method-level permissions → for instance actions, load the document (404
+ * when missing or not readable, 403 when readable but the action's permissions refuse it) →
+ * validate the input with its zod schema (one validation; `validation_failed` with dotted
+ * paths) → handler → result through the surface's view (hidden fields stripped) or checked
+ * against the action's output schema. Writes (anything not annotated read-only) are observed.
+ */
+import mongoose from "mongoose";
+import type { z } from "zod";
+import type { ActionConfig } from "../actionTypes.js";
+import {
+  forbidden,
+  methodNotAllowed,
+  TerrenoError,
+  unauthenticated,
+  validationFailed,
+} from "../errors.js";
+import { assertNoForbiddenKeys } from "../inputSafety.js";
+import { loadDocument } from "../loadDocument.js";
+import { observeWrite } from "../observe.js";
+import { permitsMethod } from "../permissions.js";
+import { type Resource, viewFor } from "../resource.js";
+import { callerScopes, scopeRefusal, scopesAllow } from "../scopes.js";
+import { serializeDocument } from "../serialize.js";
+import type { CrudMethod, PlainObject, RequestContext } from "../types.js";
+import type { SurfaceView } from "../view.js";
+import { zodFieldErrors } from "../zodSchema.js";
+
+export interface ActionInput {
+  /** The document's id, for an instance action. */
+  id?: unknown;
+  /** The action's input (validated here, against the action's zod schema). */
+  input?: unknown;
+}
+
+export function actionOf(resource: Resource, name: string): ActionConfig {
+  const action = Object.hasOwn(resource.options.actions ?? {}, name)
+    ? resource.options.actions?.[name]
+    : undefined;
+  if (!action) throw methodNotAllowed(name);
+  return action;
+}
+
+export function isReadOnlyAction(action: { annotations?: { readOnlyHint?: boolean } }): boolean {
+  return action.annotations?.readOnlyHint === true;
+}
+
+/** One validation: the zod schema itself; its issues become `validation_failed` fields. */
+export function parseInput(
+  schema: z.ZodType | undefined,
+  input: unknown,
+  what: string,
+): PlainObject {
+  const value = input === undefined || input === null ? {} : input;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw validationFailed(`Invalid input for ${what}.`, { "(root)": "must be an object" });
+  }
+  assertNoForbiddenKeys(value, "input");
+  if (!schema) return value as PlainObject;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw validationFailed(`Invalid input for ${what}.`, zodFieldErrors(parsed.error));
+  }
+  return parsed.data as PlainObject;
+}
+
+/** Whether `value` is a Mongoose document (a model's data, to go through the view). */
+function isDocument(value: unknown): boolean {
+  return value instanceof mongoose.Document;
+}
+
+/**
+ * A handler's result as it may leave: every document in it (a Mongoose document, or an
+ * object with `_id`, at any depth) is serialized and stripped of the surface's hidden fields;
+ * with an output schema the result is then checked against it (a mismatch is a server fault).
+ */
+export function shapeResult(
+  result: unknown,
+  output: z.ZodType | undefined,
+  view: SurfaceView | undefined,
+  what: string,
+): unknown {
+  const strip = (value: unknown) => (view ? view.hidden.stripHidden(value) : value);
+  const value = toJson(result, strip);
+  if (!output) return value;
+  const parsed = output.safeParse(value);
+  if (!parsed.success) {
+    throw new TerrenoError("internal", `${what} returned a result its output schema rejects.`, {
+      ...zodFieldErrors(parsed.error),
+    });
+  }
+  return toJson(parsed.data, strip);
+}
+
+function hasObjectId(value: unknown): boolean {
+  return typeof value === "object" && value !== null && "_id" in value;
+}
+
+function isPlainObject(value: unknown): value is PlainObject {
+  if (typeof value !== "object" || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** JSON as every surface sends it, with each document serialized and passed through `strip`. */
+function toJson(value: unknown, strip: (value: unknown) => unknown): unknown {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.map((item) => toJson(item, strip));
+  if (isDocument(value) || hasObjectId(value)) return strip(serializeDocument(value));
+  if (isPlainObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, child]) => [key, toJson(child, strip)]),
+    );
+  }
+  if (typeof value !== "object" || value === null) return value;
+  return JSON.parse(JSON.stringify(value));
+}
+
+export function action(
+  resource: Resource,
+  ctx: RequestContext,
+  name: string,
+  input: ActionInput,
+): Promise<unknown> {
+  const config = actionOf(resource, name);
+  if (isReadOnlyAction(config)) return runAction(resource, ctx, name, config, input);
+  return observeWrite(resource, ctx, name, { id: input.id, body: input.input }, () =>
+    runAction(resource, ctx, name, config, input),
+  );
+}
+
+async function runAction(
+  resource: Resource,
+  ctx: RequestContext,
+  name: string,
+  config: ActionConfig,
+  input: ActionInput,
+): Promise<unknown> {
+  const view = viewFor(resource, ctx.transport);
+  if (!ctx.user && !view.anonymous) throw unauthenticated();
+  const scopes = callerScopes(ctx);
+  if (!scopesAllow(scopes, isReadOnlyAction(config) ? "read" : "write")) {
+    throw scopeRefusal(scopes);
+  }
+  // Permission methods are called with the action's name as their method.
+  const method = name as CrudMethod;
+  const permissions = { read: resource.options.permissions.read, [method]: config.permissions };
+  if (!(await permitsMethod(permissions, method, ctx.user))) {
+    throw ctx.user ? forbidden() : unauthenticated();
+  }
+  const what = `${resource.model.modelName}.${name}`;
+  if (config.scope === "instance") {
+    if (input.id === undefined || input.id === null) {
+      throw validationFailed(`Invalid input for ${what}.`, { id: "is required" });
+    }
+    const doc = await loadDocument(resource, ctx, method, input.id, [], permissions);
+    const body = parseInput(config.input, input.input, what);
+    return shapeResult(await config.handler(ctx, doc, body), config.output, view, what);
+  }
+  const body = parseInput(config.input, input.input, what);
+  return shapeResult(await config.handler(ctx, body), config.output, view, what);
+}

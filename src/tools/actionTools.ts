@@ -1,0 +1,205 @@
+/**
+ * Tool definitions for a model's actions (`todos_complete`) and for custom tools
+ * (`app.tool(name, spec)`), built once like the CRUD tools: the input JSON Schema from the
+ * zod schema (portable subset, src/core/zodSchema.ts), annotations (default: a write), an
+ * output schema (`{data}`), and an `execute` that runs the core operation. The zod schema is
+ * the one validation, in the core.
+ */
+import type { ActionAnnotations, ActionConfig, CustomToolConfig } from "../core/actionTypes.js";
+import { action } from "../core/operations/action.js";
+import { customTool, permitsCustomTool } from "../core/operations/customTool.js";
+import { permitsMethod } from "../core/permissions.js";
+import type { Resource } from "../core/resource.js";
+import type { CrudMethod, Permissions } from "../core/types.js";
+import { portableJsonSchema } from "../core/zodSchema.js";
+import type { JsonSchema } from "../schema/types.js";
+import { defaultToolPrefix, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./naming.js";
+import type { HandlerToolDefinition, ToolAnnotations, ToolDefinition } from "./toolDefinitions.js";
+
+const ID_SCHEMA: JsonSchema = {
+  type: "string",
+  pattern: "^[0-9a-fA-F]{24}$",
+  description: "The document's id: 24 hex characters.",
+};
+
+/** Any JSON value, each type named (what a result with no output schema may be). */
+const ANY_DATA: JsonSchema = {
+  anyOf: [
+    { type: "object" },
+    { type: "array" },
+    { type: "string" },
+    { type: "number" },
+    { type: "boolean" },
+    { type: "null" },
+  ],
+  description: "The result.",
+};
+
+function range(min: number | undefined, max: number | undefined, unit: string): string {
+  if (min !== undefined && max !== undefined) return `${min} to ${max}${unit}`;
+  if (max !== undefined) return `at most ${max}${unit}`;
+  if (min !== undefined) return `at least ${min}${unit}`;
+  return "";
+}
+
+/**
+ * The constraints some providers strip from a schema (lengths, ranges, patterns, choices),
+ * repeated in the description for the top-level inputs; the server enforces them anyway.
+ */
+export function inputNotes(schema: JsonSchema): string {
+  const notes: string[] = [];
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (name === "id") continue;
+    const parts: string[] = [];
+    for (const branch of property.anyOf ?? [property]) {
+      if (branch.enum) parts.push(`one of ${branch.enum.map((v) => JSON.stringify(v)).join("/")}`);
+      if (branch.type === "string") parts.push(range(branch.minLength, branch.maxLength, " chars"));
+      if (branch.type === "number" || branch.type === "integer") {
+        parts.push(range(branch.minimum, branch.maximum, ""));
+      }
+      if (branch.pattern) parts.push(`matching ${branch.pattern}`);
+    }
+    const text = parts.filter(Boolean).join(", ");
+    if (text) notes.push(`${name}: ${text}`);
+  }
+  return notes.length > 0 ? ` Input: ${notes.join("; ")}.` : "";
+}
+
+export function checkToolName(name: string, hint: string): string {
+  if (!TOOL_NAME_PATTERN.test(name) || name.length > MAX_TOOL_NAME_LENGTH) {
+    throw new Error(
+      `terreno-mcp: tool name "${name}" is not portable: it must match ${TOOL_NAME_PATTERN} and be at most ${MAX_TOOL_NAME_LENGTH} characters. ${hint}`,
+    );
+  }
+  return name;
+}
+
+/** `complete_all` → `Complete all`. */
+function titleOf(name: string): string {
+  const words = name.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function annotationsOf(title: string, given: ActionAnnotations | undefined): ToolAnnotations {
+  const readOnly = given?.readOnlyHint === true;
+  return {
+    title,
+    readOnlyHint: readOnly,
+    ...(readOnly ? {} : { destructiveHint: given?.destructiveHint ?? false }),
+    ...(given?.idempotentHint !== undefined ? { idempotentHint: given.idempotentHint } : {}),
+    openWorldHint: given?.openWorldHint ?? false,
+  };
+}
+
+function inputSchemaOf(config: { input?: ActionConfig["input"] }, where: string): JsonSchema {
+  if (!config.input) return { type: "object", properties: {}, additionalProperties: false };
+  return portableJsonSchema(config.input, `${where} input`);
+}
+
+function outputSchemaOf(config: { output?: ActionConfig["output"] }, where: string): JsonSchema {
+  const data = config.output
+    ? portableJsonSchema(config.output, `${where} output`, "output")
+    : ANY_DATA;
+  return {
+    type: "object",
+    properties: { data },
+    required: ["data"],
+    additionalProperties: false,
+  };
+}
+
+export function actionToolDefinitions(resource: Resource): HandlerToolDefinition[] {
+  const config = resource.options.mcp;
+  if (!config) return [];
+  const prefix = config.toolPrefix ?? defaultToolPrefix(resource.model.modelName);
+  const actions = resource.options.actions ?? {};
+  return Object.entries(actions).map(([name, config]) => {
+    const toolName = checkToolName(
+      `${prefix}_${name}`,
+      "Action names must be snake_case; set mcp.toolPrefix for a shorter prefix.",
+    );
+    const where = `action ${resource.model.modelName}.${name}`;
+    const input = inputSchemaOf(config, where);
+    const instance = config.scope === "instance";
+    const inputSchema: JsonSchema = instance
+      ? {
+          ...input,
+          type: "object",
+          properties: { id: ID_SCHEMA, ...(input.properties ?? {}) },
+          required: ["id", ...(input.required ?? []).filter((key) => key !== "id")],
+        }
+      : input;
+    const title = config.title ?? `${titleOf(name)} ${resource.model.modelName}`;
+    const permissions = { [name]: config.permissions } as Permissions;
+    return {
+      name: toolName,
+      kind: "handler",
+      title,
+      description: `${config.description}${
+        instance ? ` Takes the id of a ${resource.model.modelName} you can read.` : ""
+      }${inputNotes(input)}`,
+      action: { name, scope: config.scope },
+      resource,
+      inputSchema,
+      outputSchema: outputSchemaOf(config, where),
+      annotations: annotationsOf(title, config.annotations),
+      anonymous: resource.views.tools.anonymous,
+      permits: (user) => permitsMethod(permissions, name as CrudMethod, user),
+      handler: async (args, ctx) => {
+        if (!instance) return { data: await action(resource, ctx, name, { input: args }) };
+        const { id, ...rest } = args;
+        return { data: await action(resource, ctx, name, { id, input: rest }) };
+      },
+    } satisfies HandlerToolDefinition;
+  });
+}
+
+/** The definition of `app.tool(name, config)`. */
+export function customToolDefinition(
+  name: string,
+  config: CustomToolConfig,
+): HandlerToolDefinition {
+  checkToolName(name, "Custom tool names must be snake_case.");
+  const where = `custom tool ${name}`;
+  const title = config.title ?? titleOf(name);
+  const inputSchema = inputSchemaOf(config, where);
+  return {
+    name,
+    kind: "handler",
+    custom: true,
+    title,
+    description: `${config.description}${inputNotes(inputSchema)}`,
+    inputSchema,
+    outputSchema: outputSchemaOf(config, where),
+    annotations: annotationsOf(title, config.annotations),
+    anonymous: config.allowAnonymous === true,
+    permits: (user) => permitsCustomTool(name, config, user),
+    handler: async (args, ctx) => ({ data: await customTool(name, config, ctx, args) }),
+  };
+}
+
+/**
+ * The app's whole catalog: the CRUD tools (and any others already built), every MCP-enabled
+ * router's action tools, and the custom tools, sorted by name; a duplicate name fails at
+ * start-up.
+ */
+export function withActionAndCustomTools(
+  tools: readonly ToolDefinition[],
+  resources: readonly Resource[],
+  custom: readonly ToolDefinition[],
+): ToolDefinition[] {
+  const byName = new Map<string, ToolDefinition>();
+  const owner = (tool: ToolDefinition) =>
+    tool.resource ? `model ${tool.resource.model.modelName}` : "a tool with no model";
+  const all = [...tools, ...resources.flatMap(actionToolDefinitions), ...custom];
+  for (const tool of all) {
+    const existing = byName.get(tool.name);
+    if (existing) {
+      throw new Error(
+        `terreno-mcp: duplicate MCP tool name "${tool.name}" (${owner(existing)} and ${owner(tool)}). Rename the action or tool, or set mcp.toolPrefix.`,
+      );
+    }
+    byName.set(tool.name, tool);
+  }
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
