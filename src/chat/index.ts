@@ -1,0 +1,20 @@
+/**
+ * `terreno-mcp/chat`: a `POST /chat` route for the AI SDK's `useChat`, with the caller's own
+ * tools, approval before writes, stored conversations, feedback, telemetry, a rate limit and
+ * PII redaction. A separate entry point so that the package root never imports `ai`.
+ */
+export {
+  type ChatApproval,
+  type ChatPluginOptions,
+  type ChatRateLimitOptions,
+  chatPlugin,
+  DEFAULT_CHAT_SYSTEM,
+} from "./chatPlugin.js";
+export { ChatFeedback, ChatMessage, ChatTelemetry, ChatToolRun, Conversation } from "./models.js";
+export {
+  luhnValid,
+  type PIIKind,
+  partialPlaceholderLength,
+  Redactor,
+  redactModelMessage,
+} from "./redact.js";

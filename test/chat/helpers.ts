@@ -1,0 +1,138 @@
+/** Shared pieces of the chat plugin suites: a scripted mock model, the app, SSE parsing. */
+import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
+import type { Express } from "express";
+import request from "supertest";
+import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { type ChatPluginOptions, chatPlugin } from "../../src/chat/index.js";
+import { modelRouter } from "../../src/rest/modelRouter.js";
+import { bearer, type TestUser } from "../helpers/auth.js";
+import { Food, Todo, User } from "../helpers/models.js";
+import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+
+export const USAGE = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+/** One model call's reply: tool calls (ends the step with tool-calls) or text deltas. */
+export type Step = { tools: Array<[string, Record<string, unknown>]> } | { text: string[] };
+
+function streamOf(step: Step, index: number) {
+  const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+  if ("tools" in step) {
+    step.tools.forEach(([toolName, input], i) => {
+      parts.push({
+        type: "tool-call",
+        toolCallId: `call-${index}-${i}-${Math.random().toString(36).slice(2, 8)}`,
+        toolName,
+        input: JSON.stringify(input),
+      });
+    });
+    parts.push({
+      type: "finish",
+      finishReason: { unified: "tool-calls", raw: "tool_calls" },
+      usage: USAGE,
+    });
+  } else {
+    parts.push({ type: "text-start", id: "t1" });
+    for (const delta of step.text) parts.push({ type: "text-delta", id: "t1", delta });
+    parts.push({ type: "text-end", id: "t1" });
+    parts.push({ type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: USAGE });
+  }
+  return { stream: convertArrayToReadableStream(parts) };
+}
+
+/** A mock model replying with `steps` in order, then "ok." forever. */
+export function scriptedModel(steps: Step[] = []): MockLanguageModelV3 {
+  const queue = [...steps];
+  let index = 0;
+  return new MockLanguageModelV3({
+    modelId: "mock-chat",
+    doStream: async () => {
+      index += 1;
+      return streamOf(queue.shift() ?? { text: ["ok."] }, index);
+    },
+  });
+}
+
+export function buildChatApp(options: Omit<ChatPluginOptions, "app">): Express {
+  const app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+    .register(modelRouter(Todo, todoOptions()))
+    .register(modelRouter(Food, foodOptions({ mcp: { methods: ["list", "read"] } })));
+  const pluginOptions: ChatPluginOptions = Object.assign({}, options, { app });
+  app.register(chatPlugin(pluginOptions));
+  return app.build();
+}
+
+export interface ChatReply {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  chunks: Array<Record<string, unknown>>;
+  text: string;
+}
+
+/** POST /chat, reading the whole UI message stream. */
+export async function postChat(
+  app: Express,
+  user: TestUser | undefined,
+  body: unknown,
+): Promise<ChatReply> {
+  let req = request(app).post("/chat");
+  if (user) req = req.set(bearer(user));
+  const res = await req
+    .send(body as object)
+    .buffer(true)
+    .parse((response, callback) => {
+      let data = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        data += chunk;
+      });
+      response.on("end", () => callback(null, data));
+    });
+  const raw = String(res.body ?? "");
+  const chunks: Array<Record<string, unknown>> = [];
+  const isStream = String(res.headers["content-type"] ?? "").includes("text/event-stream");
+  if (isStream) {
+    for (const line of raw.split("\n")) {
+      if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+      chunks.push(JSON.parse(line.slice(6)));
+    }
+  }
+  const text = chunks
+    .filter((chunk) => chunk.type === "text-delta")
+    .map((chunk) => chunk.delta)
+    .join("");
+  let body2: unknown = raw;
+  if (!isStream) {
+    try {
+      body2 = JSON.parse(raw);
+    } catch {}
+  }
+  return {
+    status: res.status,
+    headers: res.headers as Record<string, string>,
+    body: body2,
+    chunks,
+    text,
+  };
+}
+
+export function userMessage(text: string, id = `u-${Math.random().toString(36).slice(2, 10)}`) {
+  return { id, role: "user", parts: [{ type: "text", text }] };
+}
+
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  ms = 3000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error("waitFor: timed out");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
