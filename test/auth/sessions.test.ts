@@ -115,7 +115,10 @@ describe("refresh sessions", () => {
     // MongoDB's conditional update lets exactly one through; under load FerretDB's is not
     // atomic, and the unique successor index then fails the race closed (all 401). Either
     // way no two sessions come out of one token, and the family ends.
-    assert.ok(statuses.every((status) => status === 200 || status === 401), String(statuses));
+    assert.ok(
+      statuses.every((status) => status === 200 || status === 401),
+      String(statuses),
+    );
     assert.ok(statuses.filter((status) => status === 200).length <= 1, String(statuses));
     for (const winner of results.filter((res) => res.status === 200)) {
       assert.equal((await refresh(app, winner.body.data.refreshToken)).status, 401);
