@@ -8,7 +8,14 @@ import { validationFailed } from "./errors.js";
 
 const FORBIDDEN = new Set<string>(FORBIDDEN_OPERATORS);
 const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
-const MAX_DEPTH = 32;
+/**
+ * How deep any input may nest: no value more than 32 levels below its root (the root object's
+ * own fields are level 1). Request bodies are checked against it right after JSON parsing, by
+ * `findTooDeep`, which never recurses; `findKey` below stops there too.
+ */
+export const MAX_DEPTH = 32;
+/** Error paths are cut to this length (a too-deep path has at least 33 segments). */
+const MAX_PATH_LENGTH = 120;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -25,8 +32,9 @@ function findKey(
     return { path, key: "(depth)" };
   }
   if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = findKey(item, reject, path, depth + 1);
+    // Items are named by index (`$or.1`), so an error points at the offending element.
+    for (const [index, item] of value.entries()) {
+      const found = findKey(item, reject, path ? `${path}.${index}` : String(index), depth + 1);
       if (found) return found;
     }
     return undefined;
@@ -50,6 +58,54 @@ function describeKey(key: string): string {
     ? `is nested deeper than ${MAX_DEPTH} levels`
     : `may not contain the key "${key}"`;
 }
+
+/**
+ * The dotted path of the first value nested more than `maxDepth` levels below `value`'s root,
+ * or undefined. Iterative, with its own stack, so a body of any depth (e.g. 50,000 `[`) is
+ * safe to scan; run it before anything that walks the value recursively (JSON.stringify,
+ * schema validators, `findKey`).
+ */
+export function findTooDeep(value: unknown, maxDepth = MAX_DEPTH): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  interface Frame {
+    container: object;
+    /** Own keys of an object; undefined for an array. */
+    keys: string[] | undefined;
+    next: number;
+    name: string;
+  }
+  const frameOf = (container: object, name: string): Frame => ({
+    container,
+    keys: Array.isArray(container) ? undefined : Object.keys(container),
+    next: 0,
+    name,
+  });
+  const frames: Frame[] = [frameOf(value, "")];
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1];
+    const size = top.keys ? top.keys.length : (top.container as unknown[]).length;
+    if (top.next >= size) {
+      frames.pop();
+      continue;
+    }
+    const index = top.next;
+    top.next += 1;
+    const key = top.keys ? top.keys[index] : String(index);
+    // A child of the container at depth `frames.length - 1` sits at depth `frames.length`.
+    if (frames.length > maxDepth) {
+      const path = [...frames.slice(1).map((frame) => frame.name), key].join(".");
+      return path.length > MAX_PATH_LENGTH ? `${path.slice(0, MAX_PATH_LENGTH)}…` : path;
+    }
+    const child = top.keys
+      ? (top.container as Record<string, unknown>)[key]
+      : (top.container as unknown[])[index];
+    if (typeof child === "object" && child !== null) frames.push(frameOf(child, key));
+  }
+  return undefined;
+}
+
+/** The reason given, per field, for a value nested too deep. */
+export const TOO_DEEP_REASON = `is nested deeper than ${MAX_DEPTH} levels`;
 
 /** For filters, sorts and every other input: no `$where`/`$expr`/`$function`, no prototype keys. */
 export function assertNoForbiddenKeys(value: unknown, label: string): void {
