@@ -35,6 +35,21 @@ export interface OpenApiInfo {
   description?: string;
 }
 
+/**
+ * A custom tool (`app.tool(...)`, served at `POST /tools/<name>`): what the document reads of
+ * its tool definition.
+ */
+export interface DocumentedTool {
+  name: string;
+  title: string;
+  description: string;
+  /** The body: the tool's input JSON Schema, as `tools/list` advertises it. */
+  inputSchema: JsonSchema;
+  /** The 200 answer: the tool's output schema (`{data}`), its MCP `structuredContent`. */
+  outputSchema: JsonSchema;
+  annotations: { readOnlyHint?: boolean };
+}
+
 /** One model router as mounted on the app. */
 export interface MountedResource {
   /** The mount path, e.g. `/todos`. */
@@ -58,6 +73,8 @@ export interface OpenApiSource {
   bearer?: boolean;
   /** Whether 429 answers are possible (the app's rate limits are on). */
   rateLimited?: boolean;
+  /** The custom tools, each documented as `POST /tools/<name>`. */
+  customTools?: readonly DocumentedTool[];
 }
 
 /** The statuses documented as shared responses, with their component names. */
@@ -368,6 +385,52 @@ function actionOperations(
   }
 }
 
+/** `todos_stats` → `todosStats`; a name another operation already has gets a `Tool` suffix. */
+function toolOperationId(name: string, paths: OpenApiObject): string {
+  const base = name.replace(/_(.)/g, (_m, c: string) => c.toUpperCase());
+  const taken = new Set<string>();
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item as OpenApiObject)) {
+      if (typeof operation?.operationId === "string") taken.add(operation.operationId);
+    }
+  }
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = n === 2 ? `${base}Tool` : `${base}Tool${n}`;
+  return id;
+}
+
+/**
+ * Custom tools (`app.tool(...)`): `POST /tools/<name>` with the tool's input schema as the
+ * body, answering its output schema: the same `{data}` object the MCP tool returns as
+ * `structuredContent`. A tool the caller may not see answers 404 (401 when anonymous);
+ * read-only tools spend no write points.
+ */
+function customToolOperations(source: OpenApiSource, paths: OpenApiObject): void {
+  for (const tool of source.customTools ?? []) {
+    const readOnly = tool.annotations.readOnlyHint === true;
+    const limited = source.rateLimited && !readOnly ? [429] : [];
+    paths[`/tools/${tool.name}`] = {
+      post: {
+        tags: ["Tools"],
+        operationId: toolOperationId(tool.name, paths),
+        summary: tool.title,
+        description: tool.description,
+        requestBody: {
+          required: false,
+          content: { "application/json": { schema: tool.inputSchema } },
+        },
+        responses: {
+          "200": json(
+            tool.outputSchema,
+            "The tool's result: the object the MCP tool returns as structuredContent.",
+          ),
+          ...errors([400, 401, 403, 404, ...limited]),
+        },
+      },
+    };
+  }
+}
+
 function credentialsSchema(extra: readonly string[]): JsonSchema {
   const properties: Record<string, JsonSchema> = {
     email: { type: "string", format: "email", maxLength: 254 },
@@ -642,6 +705,7 @@ export function buildOpenApiDocument(source: OpenApiSource): OpenApiObject {
     resourceOperations(mount, names, source, paths);
   }
   if (source.auth) authOperations(source.auth, source, paths, schemas);
+  customToolOperations(source, paths);
 
   const securitySchemes: OpenApiObject = {};
   if (source.auth || source.bearer) {
@@ -690,6 +754,7 @@ export function buildOpenApiDocument(source: OpenApiSource): OpenApiObject {
     ...new Set(source.mounts.map((m) => m.resource.model.modelName)),
     ...(source.auth ? ["Auth"] : []),
     ...(source.auth?.personalTokens ? ["Personal access tokens"] : []),
+    ...((source.customTools?.length ?? 0) > 0 ? ["Tools"] : []),
   ];
   document.tags = tags.map((name) => ({ name }));
   return document;

@@ -25,7 +25,7 @@ export interface OpenApiOptions {
   description?: string;
 }
 
-/** What the document is generated from: the app's options and its mounted routers. */
+/** What the document is generated from: the app's options, its mounted routers and custom tools. */
 export function openApiSource(ctx: AppContext, options: OpenApiOptions = {}): OpenApiSource {
   const app = ctx.options;
   const jwt = app.auth?.jwt;
@@ -42,6 +42,7 @@ export function openApiSource(ctx: AppContext, options: OpenApiOptions = {}): Op
     mounts: ctx.mounts ?? ctx.resources.map((resource) => ({ path: "", resource })),
     bearer: (app.auth?.providers?.length ?? 0) > 0,
     rateLimited: ctx.rateLimits !== undefined,
+    ...(ctx.customTools?.length ? { customTools: ctx.customTools } : {}),
   };
   if (jwt && app.userModel) {
     source.auth = {

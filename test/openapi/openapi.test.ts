@@ -262,6 +262,47 @@ describe("OpenAPI document", () => {
     assert.ok(body.properties.note);
   });
 
+  test("custom tools are documented as POST /tools/<name> and the document still validates", async () => {
+    const app = testApp({ rateLimit: { auth: false } });
+    app.tool("todos_stats", {
+      title: "Todo statistics",
+      description: "Counts todos.",
+      input: z.object({ since: z.string().max(30).optional() }),
+      output: z.object({ count: z.number().int() }),
+      annotations: { readOnlyHint: true },
+      handler: () => ({ count: 0 }),
+    });
+    app.tool("archive_all", { description: "Archives everything.", handler: () => null });
+    const document = await fetchDocument(app);
+    const result = await validate(structuredClone(document) as Parameters<typeof validate>[0]);
+    assert.ok(result.valid, result.valid ? "" : compileErrors(result));
+    assert.deepEqual(result.warnings, []);
+    const stats = document.paths["/tools/todos_stats"].post;
+    assert.deepEqual(stats.tags, ["Tools"]);
+    assert.equal(stats.operationId, "todosStats");
+    assert.equal(stats.summary, "Todo statistics");
+    assert.match(stats.description, /^Counts todos\./);
+    const def = app.toolDefinitions.find((tool) => tool.name === "todos_stats");
+    assert.deepEqual(stats.requestBody.content["application/json"].schema, def?.inputSchema);
+    assert.deepEqual(stats.responses["200"].content["application/json"].schema, def?.outputSchema);
+    // Read-only: no write points spent, so no 429.
+    assert.deepEqual(Object.keys(stats.responses).sort(), ["200", "400", "401", "403", "404"]);
+    const archive = document.paths["/tools/archive_all"].post;
+    assert.equal(archive.operationId, "archiveAll");
+    assert.ok(archive.responses["429"]);
+    assert.ok(document.tags.some((tag: { name: string }) => tag.name === "Tools"));
+    // Without custom tools, no /tools paths and no Tools tag.
+    const plain = await fetchDocument(testApp());
+    assert.equal(
+      Object.keys(plain.paths).some((path) => path.startsWith("/tools")),
+      false,
+    );
+    assert.equal(
+      plain.tags.some((tag: { name: string }) => tag.name === "Tools"),
+      false,
+    );
+  });
+
   test("openapi: false serves neither the document nor the docs; paths are configurable", async () => {
     const off = testApp({ openapi: false }).build();
     assert.equal((await request(off).get("/openapi.json")).status, 404);
