@@ -1,16 +1,19 @@
 /**
  * The example app: users with JWT sign-up, owned todos and a shared food log over REST and MCP,
- * and an AI chat route that uses the same tools. `createExampleApp()` does not connect to a
+ * a user directory for admins (`ADMIN_EMAIL` names the admin), and an AI chat route that uses
+ * the same tools. `createExampleApp()` does not connect to a
  * database or listen: `server.ts` does that, and tests call `.build()` on the result.
  */
 import { randomBytes } from "node:crypto";
 import type { LanguageModel } from "ai";
 import { TerrenoApp } from "../src/index.js";
+import { adminEmailFrom, adminHooks } from "./admin.js";
 import { chatPlugin } from "./chat/chatPlugin.js";
 import { type Env, modelFromEnv } from "./chat/modelFromEnv.js";
 import { User } from "./models/User.js";
 import { foodRouter } from "./resources/foods.js";
 import { todoRouter } from "./resources/todos.js";
+import { userRouter } from "./resources/users.js";
 
 export interface ExampleAppOptions {
   /** HS256 secret for the JWTs. Default: `JWT_SECRET`, else a random one for this process. */
@@ -23,19 +26,43 @@ export interface ExampleAppOptions {
   env?: Env;
   /** Log one line per request. Default false. */
   logging?: boolean;
+  /**
+   * The user who signs up or logs in with this email becomes an admin. Default: `ADMIN_EMAIL`
+   * in `env`; none when unset.
+   */
+  adminEmail?: string;
 }
 
 export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
   const env = options.env ?? process.env;
   const secret = options.jwtSecret ?? env.JWT_SECRET ?? randomBytes(32).toString("hex");
+  const adminEmail = adminEmailFrom(options.adminEmail ?? env.ADMIN_EMAIL);
   const app = new TerrenoApp({
     userModel: User,
-    auth: { jwt: { secret, expiresInSeconds: options.jwtExpiresInSeconds } },
+    auth: {
+      jwt: {
+        secret,
+        expiresInSeconds: options.jwtExpiresInSeconds,
+        ...adminHooks(adminEmail), // ADMIN_EMAIL's user becomes an admin at signup or login
+      },
+    },
     logging: options.logging ?? false,
-    mcp: { name: "terreno-example", version: "0.1.0" },
+    // Discovery tools: `describe_models` (models, fields and relationships this caller can
+    // reach) and `whoami` (who the caller is: id, name, admin, how it signed in, scopes).
+    mcp: { name: "terreno-example", version: "0.1.0", discovery: true },
+    // GET /openapi.json (OpenAPI 3.1 of every route below) and GET /docs (Swagger UI, served
+    // from this server): on by default, spelled out here to name the document.
+    openapi: { title: "terreno-example", version: "0.1.0" },
+    // The framework's defaults (README, "Rate limits"): 30 auth requests per minute per IP, an
+    // account locked after 5 failed logins (longer while attempts go on), 600 writes and 600
+    // tool calls per minute per caller. Counters live in MongoDB when MONGODB_URI names a shared
+    // database, so every instance counts together; the embedded single-process FerretDB counts
+    // in memory, which is exact for one process.
+    rateLimit: { store: env.MONGODB_URI ? "mongo" : "memory" },
   });
   app.register(todoRouter()); // /todos
   app.register(foodRouter()); // /foods
+  app.register(userRouter()); // /users, admins only
   app.register(chatPlugin({ app, model: options.model ?? modelFromEnv(env).model }));
   return app;
 }

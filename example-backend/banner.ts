@@ -10,6 +10,8 @@ export interface BannerInfo {
   uptimeMs: number;
   /** Access-token lifetime in seconds. */
   tokenSeconds: number;
+  /** `ADMIN_EMAIL`, when set. */
+  adminEmail?: string;
   warnings: string[];
 }
 
@@ -29,10 +31,16 @@ export function banner(info: BannerInfo): string {
     "",
     `terreno-mcp example ready in ${info.uptimeMs} ms (${info.startedInMs} ms after loading)`,
     "",
-    `  REST      ${url}          /todos, /foods, /auth/signup, /auth/login, /auth/me`,
+    `  REST      ${url}          /todos, /foods, /users (admins), /auth/signup, /auth/login, /auth/me`,
     `  MCP       ${url}/mcp      Streamable HTTP; send Authorization: Bearer <token>`,
     `  Chat      POST ${url}/chat  {"prompt": "..."}; model: ${info.llm}`,
+    `  API docs  ${url}/docs     OpenAPI 3.1 at ${url}/openapi.json`,
     `  Database  ${info.database}`,
+    `  Admin     ${
+      info.adminEmail
+        ? `${info.adminEmail} (ADMIN_EMAIL) becomes an admin at signup or login: /users, users_list, users_read`
+        : "none; set ADMIN_EMAIL=you@example.com to make that user an admin (/users, users_*)"
+    }`,
     "",
     "  Get a token (POST /auth/login with the same body later); it is data.token and lasts",
     `  ${duration(info.tokenSeconds)} (JWT_EXPIRES_IN=86400 for a day, handy in MCP client configs):`,

@@ -4,6 +4,7 @@
  * finish), then the database connection, then FerretDB.
  */
 import type { RunningServer } from "../src/index.js";
+import { adminEmailFrom } from "./admin.js";
 import { createExampleApp } from "./app.js";
 import { banner } from "./banner.js";
 import { modelFromEnv } from "./chat/modelFromEnv.js";
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   const host = env.HOST?.trim() || "127.0.0.1";
   portFrom(env.FERRETDB_PORT, 0, "FERRETDB_PORT"); // fail before building anything
   const jwtExpiresInSeconds = secondsFrom(env.JWT_EXPIRES_IN, "JWT_EXPIRES_IN");
+  const adminEmail = adminEmailFrom(env.ADMIN_EMAIL);
   await assertPortFree(host, port);
 
   const jwt = await loadJwtSecret(env);
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
       startedInMs: Math.round(performance.now() - startedAt),
       uptimeMs: Math.round(process.uptime() * 1000),
       tokenSeconds: jwtExpiresInSeconds ?? 15 * 60, // the framework's default
+      adminEmail,
       warnings: jwt.warning ? [jwt.warning] : [],
     }),
   );

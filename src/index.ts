@@ -24,9 +24,55 @@ export {
   createCallerResolver,
   type RequestHeaders,
 } from "./auth/callerResolver.js";
-export { issueTokens, type JwtAuthOptions, jwtProvider, type TokenPair } from "./auth/jwt.js";
-export { hashPassword, verifyPassword } from "./auth/password.js";
+export {
+  DEFAULT_EXTERNAL_JWT_ALGORITHMS,
+  type ExternalJwtProviderOptions,
+  externalJwtProvider,
+  IDENTITY_PROVIDER_UNAVAILABLE,
+  scopesFromStandardClaims,
+} from "./auth/externalJwt.js";
+export {
+  issueTokens,
+  type JwtAuthOptions,
+  jwtProvider,
+  signAccessToken,
+  type TokenPair,
+} from "./auth/jwt.js";
+export {
+  hashPassword,
+  MAX_PASSWORD_BYTES,
+  MIN_PASSWORD_LENGTH,
+  verifyPassword,
+} from "./auth/password.js";
+export {
+  ACCESS_TOKEN_MODEL_NAME,
+  type AccessTokenRecord,
+  accessTokenModel,
+  ensureAccessTokenIndexes,
+  PERSONAL_TOKEN_PREFIX,
+  type PersonalTokenInfo,
+  type PersonalTokenOptions,
+  type PersonalTokenScope,
+  personalTokenProvider,
+  revokeUserPersonalTokens,
+} from "./auth/personalTokens.js";
+export {
+  ensureRefreshTokenIndexes,
+  REFRESH_TOKEN_MODEL_NAME,
+  type RefreshTokenRecord,
+  refreshTokenModel,
+  revokeUserSessions,
+} from "./auth/sessions.js";
 export { authUserPlugin, toUser } from "./auth/userPlugin.js";
+export type {
+  ActionAnnotations,
+  ActionConfig,
+  CollectionActionConfig,
+  CustomToolConfig,
+  CustomToolPermissions,
+  InstanceActionConfig,
+} from "./core/actionTypes.js";
+export { defineAction } from "./core/actionTypes.js";
 export {
   type BuiltInErrorCode,
   type CustomErrorCode,
@@ -43,6 +89,7 @@ export {
   toErrorBody,
 } from "./core/errors.js";
 export { consoleLogger, type Logger } from "./core/logger.js";
+export { CUSTOM_TOOL_MODEL } from "./core/operations/customTool.js";
 export type { ListResult } from "./core/operations/list.js";
 export {
   IsAdmin,
@@ -54,12 +101,23 @@ export {
   OwnerQueryFilter,
 } from "./core/permissions.js";
 export type { Resource } from "./core/resource.js";
+export {
+  type AccessLevel,
+  accessLevel,
+  callerScopes,
+  MCP_SCOPES,
+  READ_SCOPES,
+  type ScopeAccess,
+  scopesAllow,
+  WRITE_SCOPES,
+} from "./core/scopes.js";
 export type {
   CrudHooks,
   CrudMethod,
   CrudOptions,
   CrudOptions as ModelRouterOptions,
   MCPConfig,
+  OperationObserver,
   PermissionMethod,
   Permissions,
   PlainObject,
@@ -68,7 +126,68 @@ export type {
   ResponseHandler,
   Transport,
   User,
+  WriteOutcome,
+  WriteRecord,
 } from "./core/types.js";
 export type { Surface, SurfaceView } from "./core/view.js";
+export { portableJsonSchema } from "./core/zodSchema.js";
+export {
+  type McpOAuthOptions,
+  PROTECTED_RESOURCE_WELL_KNOWN,
+  type ProtectedResourceMetadata,
+  protectedResourceMetadata,
+  resourceMetadataUrl,
+} from "./mcp/resourceMetadata.js";
+export {
+  buildOpenApiDocument,
+  type MountedResource,
+  type OpenApiObject,
+  type OpenApiSource,
+} from "./openapi/document.js";
+export { type OpenApiOptions, openApiPlugin, openApiSource } from "./openapi/plugin.js";
+export {
+  type AuditEvent,
+  type AuditSink,
+  auditEventOf,
+} from "./ops/audit.js";
+export {
+  AUDIT_QUERY_FIELDS,
+  type AuditToMongoOptions,
+  type AuditToMongoPlugin,
+  auditToMongo,
+} from "./ops/auditMongo.js";
+export {
+  type AuthRateLimitOptions,
+  type CreateRateLimitOptions,
+  callerKey,
+  clientIp,
+  createRateLimit,
+  DEFAULT_RATE_LIMITS,
+  type LimitedAction,
+  type LimitedCall,
+  type LoginGuard,
+  type LoginLockoutOptions,
+  RATE_LIMIT_COLLECTION,
+  type RateLimit,
+  type RateLimitOptions,
+  type RateLimitStore,
+  RateLimits,
+  type RateLimitWindow,
+  type RedisClientLike,
+} from "./ops/rateLimit.js";
+export {
+  ERROR_COUNTER_METRIC,
+  HTTP_DURATION_METRIC,
+  TELEMETRY_SCOPE,
+  TOOL_DURATION_METRIC,
+} from "./ops/telemetry.js";
 export { modelRouter } from "./rest/modelRouter.js";
+export type { DiscoveryOptions } from "./tools/discovery/discoveryTools.js";
 export type { ToolAnnotations, ToolDefinition } from "./tools/toolDefinitions.js";
+export {
+  canSeeTool,
+  createToolCatalog,
+  isToolVisible,
+  toolsVisibleTo,
+  visibleTools,
+} from "./tools/visibleTools.js";

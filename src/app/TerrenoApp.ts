@@ -12,18 +12,31 @@ import express, {
   type Response,
   type Router,
 } from "express";
+import helmet from "helmet";
 import mongoose from "mongoose";
 import pluralize from "pluralize";
+import type { z } from "zod";
 import { type AuthProvider, createCallerResolver } from "../auth/callerResolver.js";
 import { jwtProvider } from "../auth/jwt.js";
 import { jwtRoutes } from "../auth/jwtRoutes.js";
-import { TerrenoError, toErrorBody } from "../core/errors.js";
+import { personalTokenProvider } from "../auth/personalTokens.js";
+import { personalTokenRoutes } from "../auth/tokenRoutes.js";
+import type { CustomToolConfig } from "../core/actionTypes.js";
+import { TerrenoError, toErrorBody, validationFailed } from "../core/errors.js";
+import { findTooDeep, MAX_DEPTH, TOO_DEEP_REASON } from "../core/inputSafety.js";
 import { consoleLogger, type Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
-import type { User } from "../core/types.js";
+import type { OperationObserver, User } from "../core/types.js";
 import { mcpPlugin } from "../mcp/endpoint.js";
+import { openApiPlugin } from "../openapi/plugin.js";
+import { type AuditSink, auditObserver } from "../ops/audit.js";
+import { type RateLimit, RateLimits, type RateLimitWindow } from "../ops/rateLimit.js";
+import { httpTelemetry } from "../ops/telemetry.js";
+import { CUSTOM_TOOLS_PATH, customToolRouter } from "../rest/customToolRoutes.js";
 import { resourceOf } from "../rest/modelRouter.js";
 import { errorMiddleware, sendError } from "../rest/sendError.js";
+import { customToolDefinition, withActionAndCustomTools } from "../tools/actionTools.js";
+import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
 import { requestLogger } from "./requestLogger.js";
 import type { AppContext, TerrenoAppOptions, TerrenoPlugin } from "./types.js";
@@ -48,6 +61,25 @@ export interface RunningServer {
   url: string;
   /** Stops accepting, finishes in-flight requests, closes the database connection. */
   close(): Promise<void>;
+}
+
+/**
+ * REST bodies nested more than MAX_DEPTH levels are refused right after parsing (400
+ * `validation_failed` naming the path), with an iterative scan, so no recursive walk (key
+ * checks, schema validation, serialization) ever sees them.
+ */
+function limitBodyDepth(req: Request, res: Response, next: NextFunction): void {
+  const path = findTooDeep(req.body);
+  if (path === undefined) {
+    next();
+    return;
+  }
+  sendError(
+    res,
+    validationFailed(`The body is nested deeper than ${MAX_DEPTH} levels.`, {
+      [path]: TOO_DEEP_REASON,
+    }),
+  );
 }
 
 /** `Todo` → `/todos`, `FoodItem` → `/food-items`. */
@@ -95,20 +127,92 @@ export class TerrenoApp {
     return this;
   }
 
+  private readonly customTools: ToolDefinition[] = [];
+
+  /**
+   * Adds a custom tool, for what is not one model: `app.tool("todos_stats", {input, output?,
+   * permissions?, annotations?, description, handler: (ctx, input) => result})`. It runs
+   * through the same pipeline as every tool (caller, scope, permissions, one zod validation,
+   * the error table, audit unless read-only, rate limits, telemetry), appears in `tools/list`
+   * for callers it permits and in getMCPTools(), and is served at `POST /tools/<name>` (and
+   * documented in OpenAPI). Anonymous callers are refused unless `allowAnonymous`. Chainable.
+   */
+  tool<Input extends z.ZodType = z.ZodType>(name: string, config: CustomToolConfig<Input>): this {
+    this.customTools.push(customToolDefinition(name, config as unknown as CustomToolConfig));
+    return this;
+  }
+
+  /** The definitions of the custom tools added with `tool()` (e.g. for OpenAPI). */
+  get customToolDefinitions(): readonly ToolDefinition[] {
+    return this.customTools;
+  }
+
+  private observerCache?: { plugins: number; observer?: OperationObserver };
+
+  /**
+   * What every surface tells about writes: `onAudit` and the plugins' audit sinks behind one
+   * observer (undefined when there is none). The REST routes, /mcp and getMCPTools() share it.
+   */
+  get observer(): OperationObserver | undefined {
+    if (this.observerCache?.plugins !== this.plugins.length) {
+      const sinks: AuditSink[] = [];
+      if (this.options.onAudit) sinks.push(this.options.onAudit);
+      for (const plugin of this.plugins) if (plugin.onAudit) sinks.push(plugin.onAudit);
+      this.observerCache = {
+        plugins: this.plugins.length,
+        observer: auditObserver(sinks, this.logger),
+      };
+    }
+    return this.observerCache.observer;
+  }
+
   get resources(): Resource[] {
     return this.mounted.flatMap((m) => (m.resource ? [m.resource] : []));
   }
 
-  private toolCache?: { count: number; tools: ToolDefinition[] };
+  private rateLimitsCache?: RateLimits;
+
+  /**
+   * The app's rate limits (`options.rateLimit`), made once per app: every build() of this app,
+   * and getMCPTools({app}), count in the same limiters. With the `"mongo"` store, apps on one
+   * database share the counts.
+   */
+  get rateLimits(): RateLimits {
+    this.rateLimitsCache ??= new RateLimits(this.options.rateLimit, this.logger);
+    return this.rateLimitsCache;
+  }
+
+  /**
+   * A named limiter on the app's store for a plugin's route, e.g. a chat route's
+   * `app.rateLimiter("chat", {points: 10, duration: 10})` then `chat.middleware()`. It limits
+   * even when `options.rateLimit` is off (on the memory store then).
+   */
+  rateLimiter(name: string, window: RateLimitWindow): RateLimit {
+    return this.rateLimits.limiter(name, window);
+  }
+
+  private toolCache?: { count: number; custom: number; tools: ToolDefinition[] };
 
   /**
    * The MCP tool definitions of the routers registered with this app, built once (and again
    * only after another register()). The /mcp endpoint and getMCPTools() share them.
    */
   get toolDefinitions(): ToolDefinition[] {
-    if (this.toolCache?.count !== this.mounted.length) {
+    if (
+      this.toolCache?.count !== this.mounted.length ||
+      this.toolCache.custom !== this.customTools.length
+    ) {
       const resources = this.resources.filter((resource) => resource.options.mcp);
-      this.toolCache = { count: this.mounted.length, tools: buildToolDefinitions(resources) };
+      this.toolCache = {
+        count: this.mounted.length,
+        custom: this.customTools.length,
+        tools: withDiscoveryTools(
+          withActionAndCustomTools(buildToolDefinitions(resources), resources, this.customTools),
+          resources,
+          this.options.mcp?.discovery,
+          this.options.userModel,
+        ),
+      };
     }
     return this.toolCache.tools;
   }
@@ -120,23 +224,57 @@ export class TerrenoApp {
       if (!options.userModel) throw new Error("TerrenoApp: auth.jwt needs a userModel.");
       providers.push(jwtProvider(options.userModel, options.auth.jwt));
     }
+    const personalTokens =
+      options.auth?.jwt && options.userModel && options.auth.personalTokens !== false
+        ? (options.auth.personalTokens ?? {})
+        : undefined;
+    if (personalTokens && options.userModel) {
+      providers.push(personalTokenProvider(options.userModel));
+    }
     providers.push(...(options.auth?.providers ?? []));
     const ctx: AppContext = {
       logger: this.logger,
       resolveCaller: createCallerResolver(providers),
       resources: this.resources,
       options,
+      observer: this.observer,
+      mounts: this.mounted.flatMap((m) =>
+        m.resource ? [{ path: m.path, resource: m.resource }] : [],
+      ),
+      ...(this.rateLimits.enabled ? { rateLimits: this.rateLimits } : {}),
+      ...(this.customTools.length > 0 ? { customTools: [...this.customTools] } : {}),
     };
+    if (ctx.customTools) {
+      const taken = this.mounted.find(
+        (m) => m.path.toLowerCase().replace(/\/+$/, "") === CUSTOM_TOOLS_PATH,
+      );
+      if (taken) {
+        throw new Error(
+          `TerrenoApp: ${CUSTOM_TOOLS_PATH} serves the custom tools (app.tool()); register the router at another path.`,
+        );
+      }
+    }
+    this.rateLimits.prepare(this.resources);
     const plugins = [...this.plugins];
     // Tools come only from routers registered with this app, so two apps never share tools.
     const mcp = mcpPlugin(ctx, this.toolDefinitions, options.mcp);
     if (mcp) plugins.push(mcp);
+    // GET /openapi.json and /docs, unless `openapi: false`.
+    if (options.openapi !== false) plugins.push(openApiPlugin(options.openapi));
     for (const plugin of plugins) if (plugin.authProvider) providers.push(plugin.authProvider);
 
     const app = express();
     app.locals.terrenoLogger = this.logger;
+    app.locals.terrenoObserver = ctx.observer;
+    // Read by the model routers: REST writes spend the caller's points (src/ops/rateLimit.ts).
+    app.locals.terrenoRateLimits = ctx.rateLimits;
     app.disable("x-powered-by");
-    app.set("trust proxy", false);
+    app.set("trust proxy", options.trustProxy ?? false);
+    // Security headers on every response (nosniff, frame and referrer policies, a strict CSP…).
+    // A route serving HTML can relax the CSP for itself: its own middleware runs later and may
+    // overwrite the header, e.g. `helmet.contentSecurityPolicy({directives: {…}})`.
+    if (options.helmet !== false) app.use(helmet(options.helmet ?? {}));
+    if (options.telemetry?.http !== false) app.use(httpTelemetry());
     if (options.logging) {
       app.use(requestLogger(typeof options.logging === "function" ? options.logging : console.log));
     }
@@ -158,7 +296,18 @@ export class TerrenoApp {
       );
     }
     for (const plugin of plugins) plugin.beforeBodyParser?.(app, ctx);
-    app.use(express.json({ limit: options.jsonLimit ?? "100kb" }));
+    // Auth routes: requests per client IP, refused before their bodies are parsed.
+    const authRateLimit = ctx.rateLimits?.authRoutes(options.auth?.path ?? "/auth");
+    if (authRateLimit) app.use(authRateLimit);
+    // PATCH bodies are JSON Merge Patches (RFC 7396), whose own type is also accepted.
+    app.use(
+      express.json({
+        limit: options.jsonLimit ?? "100kb",
+        type: ["application/json", "application/merge-patch+json"],
+      }),
+    );
+    // Before anything walks the body recursively: a 400 naming where it gets too deep.
+    app.use(limitBodyDepth);
 
     const authPath = options.auth?.path ?? "/auth";
     const publicAuthRoutes = new Set(
@@ -175,9 +324,17 @@ export class TerrenoApp {
     });
 
     if (options.auth?.jwt && options.userModel) {
-      app.use(authPath, jwtRoutes(options.userModel, options.auth.jwt));
+      app.use(authPath, jwtRoutes(options.userModel, options.auth.jwt, ctx.rateLimits?.loginGuard));
+    }
+    // POST is rate limited per IP with the other auth routes (RATE_LIMITED_AUTH_ROUTES).
+    if (personalTokens && options.userModel) {
+      app.use(`${authPath}/tokens`, personalTokenRoutes(options.userModel, personalTokens));
     }
     for (const plugin of plugins) plugin.register?.(app, ctx);
+    // POST /tools/<name>: the custom tools over REST (src/rest/customToolRoutes.ts).
+    if (ctx.customTools) {
+      app.use(CUSTOM_TOOLS_PATH, customToolRouter(ctx.customTools, ctx.rateLimits));
+    }
     for (const { path, router } of this.mounted) app.use(path, router);
 
     app.use((req: Request, res: Response) => {

@@ -206,7 +206,8 @@ export const INTERNAL_DETAIL = "An unexpected error occurred.";
  * fields out, whoever threw it (the cause stays in the server log).
  */
 export function toErrorBody(error: TerrenoError): ErrorBody {
-  const fault = error.code === "internal";
+  // Unknown codes fall back to `internal` in errorSpec, and are masked like it.
+  const fault = errorSpec(error.code) === ERROR_TABLE.internal;
   const body: ErrorBody = {
     status: error.status,
     title: error.title,
