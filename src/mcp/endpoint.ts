@@ -96,8 +96,12 @@ export function mcpPlugin(
   );
   const report = (operation: string) => (error: unknown) =>
     reportFailure(logger, normalizeError(error), { surface: "mcp", operation });
-  const handler = createDualEraHandler(factory, report("handler"));
-  const node = toNodeHandler(handler, { onerror: report("adapter") });
+  // The SDK reports here what it has already answered itself: mostly a client's malformed or
+  // unsupported message (a 4xx), so a warning, not a server fault.
+  const sdkRejected = (error: unknown) =>
+    logger.warn({ err: error, surface: "mcp" }, "terreno-mcp: the MCP SDK rejected a request");
+  const handler = createDualEraHandler(factory, sdkRejected);
+  const node = toNodeHandler(handler, { onerror: sdkRejected });
   const hostnames = allowedHostnames(options.allowedOrigins);
   const resourceUrl = options.resourceUrl ? checkResourceUrl(options.resourceUrl) : undefined;
   const scopesSupported = options.oauth?.scopesSupported ?? MCP_SCOPES;
