@@ -39,6 +39,12 @@ import type { PlainObject, RateLimitWindow, User } from "../core/types.js";
 import { modelRouter } from "../rest/modelRouter.js";
 import { ChatFeedback, ChatMessage, ChatTelemetry, ChatToolRun, Conversation } from "./models.js";
 import { partialPlaceholderLength, Redactor, redactModelMessage } from "./redact.js";
+import {
+  SEARCH_DOCS_TOOL_NAME,
+  type SearchDocsInput,
+  type SearchDocsOptions,
+  searchDocsTool,
+} from "./searchDocs.js";
 
 export type ChatApproval = "writes" | "destructive" | "none";
 
@@ -72,6 +78,8 @@ export interface ChatPluginOptions {
   path?: string;
   /** Telemetry rows `GET /chat/telemetry` aggregates. Default 500. */
   telemetryWindow?: number;
+  /** Adds the read-only `search_docs` tool over these Markdown files. */
+  docs?: SearchDocsOptions;
 }
 
 export const DEFAULT_CHAT_SYSTEM =
@@ -212,6 +220,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
   const maxSteps = options.maxSteps ?? 5;
   const system = options.system ?? DEFAULT_CHAT_SYSTEM;
   const telemetryWindow = options.telemetryWindow ?? 500;
+  const docsTool = options.docs ? searchDocsTool(options.docs) : undefined;
   const modelId =
     typeof options.model === "string"
       ? options.model
@@ -303,6 +312,18 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
           }
           executed.set(callOptions.toolCallId, name);
           return execute(realInput, callOptions);
+        },
+      } as Tool;
+    }
+    // Read-only: never gated, whatever the approval mode.
+    if (docsTool && !(SEARCH_DOCS_TOOL_NAME in tools)) {
+      const search = docsTool.execute;
+      tools[SEARCH_DOCS_TOOL_NAME] = {
+        ...docsTool,
+        execute: (input: unknown, callOptions: Parameters<NonNullable<Tool["execute"]>>[1]) => {
+          executed.set(callOptions.toolCallId, SEARCH_DOCS_TOOL_NAME);
+          const realInput = redactor ? redactor.restoreDeep(input) : input;
+          return search?.(realInput as SearchDocsInput, callOptions);
         },
       } as Tool;
     }

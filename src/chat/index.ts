@@ -10,6 +10,7 @@ export {
   chatPlugin,
   DEFAULT_CHAT_SYSTEM,
 } from "./chatPlugin.js";
+export { createDemoModel, DEMO_MODEL_ID, type DemoModelOptions, parseIntent } from "./demoModel.js";
 export { ChatFeedback, ChatMessage, ChatTelemetry, ChatToolRun, Conversation } from "./models.js";
 export {
   luhnValid,
@@ -18,3 +19,14 @@ export {
   Redactor,
   redactModelMessage,
 } from "./redact.js";
+export {
+  chunkMarkdown,
+  type DocChunk,
+  type DocHit,
+  type DocsEmbeddingsOptions,
+  DocsIndex,
+  SEARCH_DOCS_TOOL_NAME,
+  type SearchDocsInput,
+  type SearchDocsOptions,
+  searchDocsTool,
+} from "./searchDocs.js";

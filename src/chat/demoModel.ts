@@ -1,0 +1,376 @@
+/**
+ * createDemoModel(): an offline, rule-based AI SDK `LanguageModelV3` for demos and tests. It is
+ * not an LLM: it understands a handful of phrasings and answers with real tool calls:
+ *
+ * - "add a todo to buy milk tomorrow" → `todos_create {title, dueDate}`;
+ * - "list my todos" → `todos_list`;
+ * - "complete buy milk" → `todos_list {filter: {title}}`, then `todos_complete {id}` when the
+ *   tool set has that action, else `todos_update {id, completed: true}`;
+ * - "delete buy milk" → `todos_list {filter: {title}}`, then `todos_delete {id}`;
+ * - "how do I connect Claude Code?" → `search_docs {query}` (when offered);
+ *
+ * after the tool results it writes a short summary; anything else gets a help text.
+ */
+import { randomUUID } from "node:crypto";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
+
+export interface DemoModelOptions {
+  /** The resource whose tools it calls (`<prefix>_list`, ...). Default `todos`, else the first `*_list`. */
+  resource?: string;
+  /** "Today" for due dates (tests). Default the current date. */
+  now?: () => Date;
+}
+
+export const DEMO_MODEL_ID = "terreno-demo";
+
+type Intent =
+  | { kind: "create"; title: string; dueDate?: string }
+  | { kind: "list" }
+  | { kind: "complete"; title: string }
+  | { kind: "delete"; title: string }
+  | { kind: "docs"; query: string }
+  | { kind: "help" };
+
+interface ToolResult {
+  toolName: string;
+  ok: boolean;
+  denied: boolean;
+  value: unknown;
+  error?: string;
+}
+
+type PlainObject = Record<string, unknown>;
+
+const QUOTES = /^["'“”‘’`]+|["'“”‘’`]+$/g;
+
+function cleanTitle(text: string): string {
+  return text
+    .trim()
+    .replace(/[.!?]+$/, "")
+    .replace(/^(?:the\s+)?(?:todo|task)\s+/i, "")
+    .replace(QUOTES, "")
+    .trim();
+}
+
+function isoDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+export function parseIntent(text: string, now: Date, hasDocs: boolean): Intent {
+  const input = text.trim().replace(/\s+/g, " ");
+  const create =
+    /^(?:please\s+)?(?:add|create|new)\s+(?:an?\s+|new\s+)*(?:todo|task)s?\s*(?:to\s+|:\s*|called\s+|named\s+)?(.+)$/i.exec(
+      input,
+    ) ?? /^(?:please\s+)?remind me to\s+(.+)$/i.exec(input);
+  if (create?.[1]) {
+    let rest = create[1].replace(/[.!]+$/, "").trim();
+    let dueDate: string | undefined;
+    const when = /\s+(?:due\s+)?(today|tomorrow)$/i.exec(rest);
+    if (when?.[1]) {
+      const date = new Date(now);
+      if (when[1].toLowerCase() === "tomorrow") date.setDate(date.getDate() + 1);
+      dueDate = isoDate(date);
+      rest = rest.slice(0, when.index);
+    }
+    const title = cleanTitle(rest);
+    if (title) return { kind: "create", title, ...(dueDate ? { dueDate } : {}) };
+  }
+  if (
+    /^(?:please\s+)?(?:list|show)(?:\s+me)?\s+(?:all\s+)?(?:my\s+|the\s+)?(?:todos|tasks)\b/i.test(
+      input,
+    ) ||
+    /^what (?:are|is) (?:on )?my (?:todos|tasks|todo list)\b/i.test(input)
+  ) {
+    return { kind: "list" };
+  }
+  const complete =
+    /^(?:please\s+)?(?:complete|finish|check off|tick off)\s+(.+?)$/i.exec(input) ??
+    /^(?:please\s+)?mark\s+(.+?)\s+as\s+(?:done|complete|completed|finished)[.!]?$/i.exec(input);
+  if (complete?.[1]) {
+    const title = cleanTitle(complete[1]);
+    if (title) return { kind: "complete", title };
+  }
+  const remove = /^(?:please\s+)?(?:delete|remove)\s+(.+)$/i.exec(input);
+  if (remove?.[1]) {
+    const title = cleanTitle(remove[1]);
+    if (title) return { kind: "delete", title };
+  }
+  if (
+    hasDocs &&
+    (/\b(?:how|where|what|why|can i|docs?|documentation)\b/i.test(input) || input.endsWith("?"))
+  ) {
+    return { kind: "docs", query: input.replace(/[?!.]+$/, "").slice(0, 200) };
+  }
+  return { kind: "help" };
+}
+
+function textOfUser(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part) =>
+      (part as PlainObject).type === "text" ? String((part as PlainObject).text) : "",
+    )
+    .join(" ");
+}
+
+/** The last user text and the tool results that followed it. */
+function readPrompt(options: LanguageModelV3CallOptions): {
+  text: string;
+  results: ToolResult[];
+} {
+  const prompt = options.prompt;
+  let lastUser = -1;
+  prompt.forEach((message, index) => {
+    if (message.role === "user") lastUser = index;
+  });
+  const text = lastUser >= 0 ? textOfUser(prompt[lastUser]?.content) : "";
+  const results: ToolResult[] = [];
+  for (const message of prompt.slice(lastUser + 1)) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue;
+      const output = part.output as { type: string; value?: unknown; reason?: string };
+      const result: ToolResult = {
+        toolName: part.toolName,
+        ok: true,
+        denied: false,
+        value: output.value,
+      };
+      if (output.type === "execution-denied") {
+        result.ok = false;
+        result.denied = true;
+      } else if (output.type === "error-text" || output.type === "error-json") {
+        result.ok = false;
+        result.error =
+          typeof output.value === "string" ? output.value : JSON.stringify(output.value);
+      } else if (
+        typeof output.value === "object" &&
+        output.value !== null &&
+        "error" in output.value
+      ) {
+        const error = (output.value as { error: PlainObject }).error;
+        result.ok = false;
+        result.error = String(error?.detail ?? error?.title ?? "failed");
+      }
+      results.push(result);
+    }
+  }
+  return { text, results };
+}
+
+function dataOf(value: unknown): unknown {
+  return typeof value === "object" && value !== null && "data" in value
+    ? (value as { data: unknown }).data
+    : value;
+}
+
+function quoted(title: unknown): string {
+  return `“${String(title)}”`;
+}
+
+function helpText(prefix: string, hasDocs: boolean): string {
+  const lines = [
+    "I am an offline demo model (rule-based, not an LLM). I understand:",
+    `- "add a todo to buy milk tomorrow"`,
+    `- "list my todos"`,
+    `- "complete buy milk"`,
+    `- "delete buy milk"`,
+  ];
+  if (hasDocs) lines.push(`- "how do I connect Claude Code?" (searches the docs)`);
+  if (prefix !== "todos") lines.push(`(I work on the ${prefix} tools.)`);
+  return lines.join("\n");
+}
+
+type Reply = { calls: Array<[string, PlainObject]> } | { text: string };
+
+function usageOf(inputChars: number, outputChars: number): LanguageModelV3Usage {
+  const input = Math.max(1, Math.ceil(inputChars / 4));
+  const output = Math.max(1, Math.ceil(outputChars / 4));
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: output, text: output, reasoning: undefined },
+  };
+}
+
+/** An offline, rule-based demo model: answers a few phrasings with real tool calls. */
+export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3 {
+  const now = options.now ?? (() => new Date());
+
+  function decide(call: LanguageModelV3CallOptions): Reply {
+    const names = new Set(
+      (call.tools ?? []).filter((t) => t.type === "function").map((t) => t.name),
+    );
+    const prefix =
+      options.resource ??
+      (names.has("todos_list")
+        ? "todos"
+        : ([...names].find((name) => name.endsWith("_list"))?.slice(0, -5) ?? "todos"));
+    const hasDocs = names.has("search_docs");
+    const tool = (method: string) => `${prefix}_${method}`;
+    const { text, results } = readPrompt(call);
+    const intent = parseIntent(text, now(), hasDocs);
+    const missing = (name: string): Reply => ({
+      text: `The tool ${name} is not available to you, so I cannot do that (offline demo).`,
+    });
+
+    const last = results.at(-1);
+    if (!last) {
+      switch (intent.kind) {
+        case "create":
+          if (!names.has(tool("create"))) return missing(tool("create"));
+          return {
+            calls: [
+              [
+                tool("create"),
+                { title: intent.title, ...(intent.dueDate ? { dueDate: intent.dueDate } : {}) },
+              ],
+            ],
+          };
+        case "list":
+          if (!names.has(tool("list"))) return missing(tool("list"));
+          return { calls: [[tool("list"), {}]] };
+        case "complete":
+        case "delete":
+          if (!names.has(tool("list"))) return missing(tool("list"));
+          return { calls: [[tool("list"), { filter: { title: intent.title } }]] };
+        case "docs":
+          return { calls: [["search_docs", { query: intent.query }]] };
+        default:
+          return { text: helpText(prefix, hasDocs) };
+      }
+    }
+
+    if (last.denied) return { text: "Okay, I did not do that (the call was not approved)." };
+    if (!last.ok) return { text: `That did not work: ${last.error ?? "the tool failed"}` };
+    const data = dataOf(last.value);
+
+    if (
+      (intent.kind === "complete" || intent.kind === "delete") &&
+      last.toolName === tool("list")
+    ) {
+      const rows = Array.isArray(data) ? (data as PlainObject[]) : [];
+      const found = rows.find((row) => row.id !== undefined) as PlainObject | undefined;
+      if (!found) return { text: `I found no todo titled ${quoted(intent.title)}.` };
+      const id = String(found.id);
+      if (intent.kind === "delete") {
+        if (!names.has(tool("delete"))) return missing(tool("delete"));
+        return { calls: [[tool("delete"), { id }]] };
+      }
+      if (names.has(tool("complete"))) return { calls: [[tool("complete"), { id }]] };
+      if (names.has(tool("update"))) {
+        return { calls: [[tool("update"), { id, completed: true }]] };
+      }
+      return missing(tool("complete"));
+    }
+
+    const record = (typeof data === "object" && data !== null ? data : {}) as PlainObject;
+    if (last.toolName === tool("create")) {
+      const due = typeof record.dueDate === "string" ? ` (due ${record.dueDate.slice(0, 10)})` : "";
+      return { text: `Added ${quoted(record.title ?? "the todo")}${due}.` };
+    }
+    if (last.toolName === tool("complete") || last.toolName === tool("update")) {
+      const title = record.title ?? (intent.kind === "complete" ? intent.title : "the todo");
+      return {
+        text:
+          intent.kind === "complete" ? `Completed ${quoted(title)}.` : `Updated ${quoted(title)}.`,
+      };
+    }
+    if (last.toolName === tool("delete")) {
+      const title = record.title ?? (intent.kind === "delete" ? intent.title : "the todo");
+      return { text: `Deleted ${quoted(title)}.` };
+    }
+    if (last.toolName === tool("list")) {
+      const rows = Array.isArray(data) ? (data as PlainObject[]) : [];
+      if (rows.length === 0) return { text: "You have no todos." };
+      const titles = rows.map(
+        (row) => `- ${String(row.title ?? row.name ?? row.id)}${row.completed ? " (done)" : ""}`,
+      );
+      return {
+        text: `You have ${rows.length} todo${rows.length === 1 ? "" : "s"}:\n${titles.join("\n")}`,
+      };
+    }
+    if (last.toolName === "search_docs") {
+      const hits = Array.isArray(data) ? (data as PlainObject[]) : [];
+      if (hits.length === 0) return { text: "I found nothing about that in the docs." };
+      const lines = hits
+        .slice(0, 3)
+        .map(
+          (hit) =>
+            `- ${String(hit.heading || hit.path)} (${String(hit.path)}): ${String(hit.excerpt)}`,
+        );
+      return { text: `From the docs:\n${lines.join("\n")}` };
+    }
+    return { text: "Done." };
+  }
+
+  function contentOf(reply: Reply): LanguageModelV3Content[] {
+    if ("text" in reply) return [{ type: "text", text: reply.text }];
+    return reply.calls.map(([toolName, input]) => ({
+      type: "tool-call",
+      toolCallId: `demo-${randomUUID()}`,
+      toolName,
+      input: JSON.stringify(input),
+    }));
+  }
+
+  function generate(call: LanguageModelV3CallOptions): LanguageModelV3GenerateResult {
+    const reply = decide(call);
+    const content = contentOf(reply);
+    const outputChars = "text" in reply ? reply.text.length : JSON.stringify(reply.calls).length;
+    return {
+      content,
+      finishReason:
+        "text" in reply
+          ? { unified: "stop", raw: "stop" }
+          : { unified: "tool-calls", raw: "tool_calls" },
+      usage: usageOf(JSON.stringify(call.prompt).length, outputChars),
+      response: { id: `demo-${randomUUID()}`, modelId: DEMO_MODEL_ID, timestamp: new Date() },
+      warnings: [],
+    };
+  }
+
+  return {
+    specificationVersion: "v3",
+    provider: "terreno",
+    modelId: DEMO_MODEL_ID,
+    supportedUrls: {},
+    async doGenerate(call) {
+      return generate(call);
+    },
+    async doStream(call) {
+      const result = generate(call);
+      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      parts.push({ type: "response-metadata", ...result.response });
+      for (const item of result.content) {
+        if (item.type === "text") {
+          const id = `text-${randomUUID()}`;
+          parts.push({ type: "text-start", id });
+          // Word by word, as a streaming model would.
+          for (const delta of item.text.match(/\S+\s*|\s+/g) ?? []) {
+            parts.push({ type: "text-delta", id, delta });
+          }
+          parts.push({ type: "text-end", id });
+        } else if (item.type === "tool-call") {
+          parts.push(item);
+        }
+      }
+      parts.push({ type: "finish", finishReason: result.finishReason, usage: result.usage });
+      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  };
+}

@@ -1,0 +1,176 @@
+/** search_docs: chunking by heading, lexical ranking (MiniSearch), embeddings from an OpenAI-compatible endpoint. */
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { ModelMessage } from "ai";
+import { chunkMarkdown, type DocHit, DocsIndex, searchDocsTool } from "../../src/chat/index.js";
+
+const GUIDE = `# Getting started
+
+Install the package with npm and register your models.
+
+## Connecting Claude Code
+
+Run \`claude mcp add --transport http terreno http://localhost:3000/mcp\` and sign in.
+Claude Code then lists the todos tools.
+
+## Rate limits
+
+Each user gets ten chat requests per ten seconds.
+
+\`\`\`md
+# not a heading inside a fence
+\`\`\`
+`;
+
+const DEPLOY = `# Deployment
+
+Set MONGODB_URI and JWT_SECRET. Put the server behind a proxy.
+
+## Backups
+
+Dump the database nightly.
+`;
+
+const execOptions = { toolCallId: "t", messages: [] as ModelMessage[] };
+
+describe("search_docs", () => {
+  let dir: string;
+  let guide: string;
+  let deploy: string;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "docs-"));
+    guide = join(dir, "guide.md");
+    deploy = join(dir, "deploy.md");
+    await writeFile(guide, GUIDE);
+    await writeFile(deploy, DEPLOY);
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test("chunks Markdown by heading, ignoring headings inside code fences", () => {
+    const chunks = chunkMarkdown("guide.md", GUIDE);
+    assert.deepEqual(
+      chunks.map((chunk) => chunk.heading),
+      ["Getting started", "Connecting Claude Code", "Rate limits"],
+    );
+    assert.ok(chunks.every((chunk) => chunk.path === "guide.md"));
+    assert.match(chunks[1]?.text ?? "", /claude mcp add/);
+    assert.match(chunks[2]?.text ?? "", /# not a heading inside a fence/);
+  });
+
+  test("lexical ranking: the matching section first, citing path, heading and excerpt", async () => {
+    const index = new DocsIndex({ paths: [guide, deploy], root: dir });
+    const hits = await index.search("connect Claude Code", 3);
+    assert.ok(hits.length >= 1);
+    assert.equal(hits[0]?.path, "guide.md");
+    assert.equal(hits[0]?.heading, "Connecting Claude Code");
+    assert.match(hits[0]?.excerpt ?? "", /claude mcp add/);
+    const backups = await index.search("database backups", 1);
+    assert.deepEqual(
+      backups.map((hit) => [hit.path, hit.heading]),
+      [["deploy.md", "Backups"]],
+    );
+    assert.deepEqual(await index.search("zzzqqq nothing", 5), []);
+  });
+
+  test("the tool: read-only, validated input, cites {path, heading, excerpt}", async () => {
+    const tool = searchDocsTool({ paths: [guide, deploy], root: dir });
+    assert.equal(
+      (tool as unknown as { metadata: { annotations: { readOnlyHint: boolean } } }).metadata
+        .annotations.readOnlyHint,
+      true,
+    );
+    const output = (await tool.execute?.({ query: "rate limits", limit: 2 }, execOptions)) as {
+      data: DocHit[];
+    };
+    assert.ok(output.data.length <= 2);
+    assert.equal(output.data[0]?.heading, "Rate limits");
+    assert.deepEqual(Object.keys(output.data[0] ?? {}).sort(), [
+      "excerpt",
+      "heading",
+      "path",
+      "score",
+    ]);
+    const schema = tool.inputSchema as unknown as {
+      validate: (value: unknown) => Promise<{ success: boolean }>;
+    };
+    assert.equal((await schema.validate({ query: "" })).success, false);
+    assert.equal((await schema.validate({ query: "x".repeat(201) })).success, false);
+    assert.equal((await schema.validate({ query: "ok", limit: 11 })).success, false);
+    assert.equal((await schema.validate({ query: "ok", limit: 3 })).success, true);
+  });
+
+  describe("embeddings", () => {
+    let server: Server;
+    let baseURL: string;
+    const requests: Array<{ auth?: string; body: { model: string; input: string[] } }> = [];
+    // Deterministic vectors: one dimension per keyword.
+    const KEYWORDS = ["claude", "deploy", "backup", "limit"];
+    const vectorOf = (text: string) =>
+      KEYWORDS.map((word) => (text.toLowerCase().includes(word) ? 1 : 0) + 0.01);
+
+    before(async () => {
+      server = createServer((req, res) => {
+        let raw = "";
+        req.on("data", (chunk) => {
+          raw += chunk;
+        });
+        req.on("end", () => {
+          if (req.url !== "/v1/embeddings" || req.method !== "POST") {
+            res.writeHead(404).end();
+            return;
+          }
+          const body = JSON.parse(raw) as { model: string; input: string[] };
+          requests.push({ auth: req.headers.authorization, body });
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(
+            JSON.stringify({
+              object: "list",
+              data: body.input.map((text, index) => ({
+                object: "embedding",
+                index,
+                embedding: vectorOf(text),
+              })),
+              model: body.model,
+            }),
+          );
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    });
+    after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    test("ranks by cosine similarity of the endpoint's vectors", async () => {
+      const tool = searchDocsTool({
+        paths: [guide, deploy],
+        root: dir,
+        embeddings: { baseURL, model: "test-embed", apiKey: "k1" },
+      });
+      const first = (await tool.execute?.({ query: "claude", limit: 1 }, execOptions)) as {
+        data: DocHit[];
+      };
+      assert.deepEqual(
+        first.data.map((hit) => [hit.path, hit.heading]),
+        [["guide.md", "Connecting Claude Code"]],
+      );
+      const second = (await tool.execute?.({ query: "backup", limit: 1 }, execOptions)) as {
+        data: DocHit[];
+      };
+      assert.equal(second.data[0]?.heading, "Backups");
+      assert.equal(second.data[0]?.path, "deploy.md");
+      // The chunks are embedded once; each query once more.
+      assert.equal(requests.length, 3);
+      assert.equal(requests[0]?.auth, "Bearer k1");
+      assert.equal(requests[0]?.body.model, "test-embed");
+      assert.equal(requests[0]?.body.input.length, 5);
+    });
+  });
+});
