@@ -52,13 +52,28 @@ function describeValidatorError(error: ValidatorErrorLike): string {
   }
 }
 
+const UNAVAILABLE_MESSAGE =
+  /buffering timed out|connection .* closed|client must be connected|topology was destroyed|ECONNREFUSED|ECONNRESET|server selection timed out/i;
+
+/**
+ * Whether a failure means "the database cannot be reached right now". The driver wraps and
+ * subclasses its network errors (e.g. `PoolClearedOnNetworkError`), and which one surfaces
+ * depends on how far it got in noticing the outage, so the names, the messages and the
+ * `cause` chain are all consulted.
+ */
 function isUnavailable(error: Error): boolean {
-  return (
-    UNAVAILABLE_NAMES.has(error.name) ||
-    /buffering timed out|connection .* closed|client must be connected|topology was destroyed/i.test(
-      error.message,
-    )
-  );
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    if (
+      UNAVAILABLE_NAMES.has(current.name) ||
+      /PoolCleared|ServerSelection|NetworkError|NetworkTimeout/.test(current.name) ||
+      UNAVAILABLE_MESSAGE.test(current.message)
+    ) {
+      return true;
+    }
+    current = current.cause;
+  }
+  return false;
 }
 
 export function normalizeError(error: unknown): TerrenoError {
