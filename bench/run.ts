@@ -5,9 +5,10 @@
  *
  * BENCH_QUICK=1 shrinks the counts about 10x (and the timed rounds) for a smoke run.
  * MONGODB_URI, when set, is used instead of a private FerretDB (a fresh database on it, dropped
- * at the end). BENCH_BASELINE=<dir> adds before/after comparisons against <dir>/src.
+ * at the end). BENCH_BASELINE=<dir> adds before/after comparisons against <dir>/src (and token
+ * counts against <dir>/example-backend). BENCH_TOKENS_ONLY=1 prints the token counts and stops.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   cpSync,
@@ -22,6 +23,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 import jwt from "jsonwebtoken";
 import { MongoClient, ObjectId } from "mongodb";
 import { createTestDatabase, type TestDatabase } from "../src/testing/ferretdb.js";
@@ -40,7 +42,16 @@ import { type Child, forkChild } from "./lib/processes.js";
 import { type ProfileSummary, summarizeProfile } from "./lib/profile.js";
 import { comparisonTable, profileTables } from "./lib/report.js";
 import { max, median, mib, min, ms, percentile, ratio } from "./lib/stats.js";
+import {
+  type CatalogTokens,
+  catalogSummary,
+  catalogTable,
+  countCatalog,
+  type TokenBaseline,
+  toolsOf,
+} from "./lib/tokens.js";
 import type { InprocResult } from "./servers/inproc.js";
+import type { TokensResult } from "./servers/tokens.js";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -48,6 +59,34 @@ const BENCH = path.join(ROOT, "bench");
 const PEER = path.join(BENCH, "peer");
 const PROFILES = path.join(ROOT, ".cache", "bench-profiles");
 const RESULTS = path.join(BENCH, "RESULTS.md");
+const TOKENS_BASELINE = path.join(BENCH, "tokens-baseline.json");
+const TOKENS_ONLY = process.env.BENCH_TOKENS_ONLY === "1";
+
+/**
+ * Issue #12's targets, and what was measured before the work on it (the same scenarios on this
+ * kind of machine), for the result lines that say pass or fail.
+ */
+const TARGETS = {
+  /** MCP todos_list server CPU per request ÷ the floor's. */
+  mcpOverFloor: 1.15,
+  /** tools/list p50 with 200 registered models, ms. */
+  toolsList200P50: 5,
+};
+const REST_ARM = "REST GET /todos?limit=20";
+const MODERN_ARM = "MCP tools/call todos_list (2026-07-28)";
+const LEGACY_ARM = "MCP tools/call todos_list (2025 stateless)";
+const FLOOR_ARM = "floor: Express 5 + MongoDB driver, GET /todos?limit=20";
+const PEER_MCP_ARM = "@terreno/api MCP todos_list";
+
+/** Issue #12's figure for the upstream framework's Todo list tool (another model declaration). */
+const UPSTREAM_TODOS_LIST_TOKENS = 401;
+
+const BEFORE = {
+  restOverFloor: 1.08,
+  mcpOverFloor: 1.25,
+  peerMcpOverFloor: 2.82,
+  toolsList200P50: 24,
+};
 
 /** Durations in seconds, counts in requests. The database sets the pace, so rounds are timed. */
 const COUNTS = {
@@ -111,6 +150,11 @@ function prepareBaselineTree(baselineDir: string): string {
   }
   const tree = mkdtempSync(path.join(os.tmpdir(), "terreno-bench-baseline-"));
   cpSync(src, path.join(tree, "src"), { recursive: true });
+  // The example app of that tree too, for its tool catalog's token counts.
+  const example = path.resolve(baselineDir, "example-backend");
+  if (existsSync(path.join(example, "app.ts"))) {
+    cpSync(example, path.join(tree, "example-backend"), { recursive: true });
+  }
   cpSync(BENCH, path.join(tree, "bench"), {
     recursive: true,
     filter: (from) => !from.startsWith(PEER),
@@ -120,16 +164,21 @@ function prepareBaselineTree(baselineDir: string): string {
   return tree;
 }
 
-/** Installs bench/peer's dependencies when missing; returns why the peer cannot run, if so. */
+/**
+ * Installs bench/peer's dependencies when missing; returns why the peer cannot run, if so. With
+ * a lockfile, `npm ci` (which installs exactly it and never rewrites it); without, an install
+ * that writes no lockfile. The peer's lockfile is maintained by hand, not by the benchmark.
+ */
 function ensurePeerInstalled(): string | undefined {
   if (existsSync(path.join(PEER, "node_modules", "@terreno", "api", "package.json"))) return;
-  log("installing bench/peer dependencies (@terreno/api) ...");
-  const result = spawnSync("npm", ["install", "--prefix", PEER, "--no-audit", "--no-fund"], {
-    cwd: ROOT,
-    stdio: "inherit",
-  });
+  const locked = existsSync(path.join(PEER, "package-lock.json"));
+  const args = locked
+    ? ["ci", "--prefix", PEER, "--no-audit", "--no-fund"]
+    : ["install", "--prefix", PEER, "--no-audit", "--no-fund", "--no-package-lock"];
+  log(`installing bench/peer dependencies (@terreno/api): npm ${args[0]} ...`);
+  const result = spawnSync("npm", args, { cwd: ROOT, stdio: "inherit" });
   if (result.status !== 0) {
-    return `npm install --prefix bench/peer failed (exit ${result.status ?? result.signal})`;
+    return `npm ${args[0]} --prefix bench/peer failed (exit ${result.status ?? result.signal})`;
   }
   return undefined;
 }
@@ -141,6 +190,18 @@ async function startPeer(uri: string): Promise<Child> {
     cwd: PEER,
     tsx: false,
     env: { ...baseEnv(uri), ...PEER_ENV },
+  });
+  children.push(child);
+  return child;
+}
+
+/** The floor: a bare Express 5 route on the MongoDB driver (servers/floor.ts). */
+async function startFloor(uri: string): Promise<Child> {
+  const child = await forkChild({
+    name: "floor",
+    script: path.join(BENCH, "servers", "floor.ts"),
+    cwd: ROOT,
+    env: { ...baseEnv(uri), BENCH_JWT_SECRET: JWT_SECRET },
   });
   children.push(child);
   return child;
@@ -401,6 +462,161 @@ async function profileRun(
 
 // ---------------------------------------------------------------------------------------------
 
+/** Token counts of the example's and the bench's tool catalogs, as built from `root`'s src/. */
+async function measureTokens(root: string, name: string): Promise<TokensResult> {
+  const child = await forkChild({
+    name,
+    script: path.join(root, "bench", "servers", "tokens.ts"),
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  children.push(child);
+  const exited = new Promise((resolve) => child.process.once("exit", resolve));
+  const result = (await child.result()) as TokensResult;
+  // A one-shot child: it closes the channel and exits by itself after its result.
+  await exited;
+  return result;
+}
+
+const TOKEN_CATALOGS = [
+  {
+    key: "example",
+    title: "example-backend: `createExampleApp().toolDefinitions` (todos and foods)",
+    short: "example-backend catalog",
+    listTool: "todos_list",
+  },
+  {
+    key: "bench",
+    title:
+      "The bench's todo model (bench/models.ts; the model every load scenario calls; like the example's todo plus a populated owner)",
+    short: "bench todo catalog",
+    listTool: "todos_list",
+  },
+  {
+    key: "widget",
+    title:
+      "One generated model of the tools/list scenario (bench/models.ts `syntheticRouters`; 200 of these make the 200-model app)",
+    short: "one generated model",
+    listTool: "widget000s_list",
+  },
+] as const;
+
+function gitCommit(dir: string): string | undefined {
+  try {
+    return execFileSync("git", ["-C", dir, "log", "-1", "--format=%h %s"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The token baseline: measured now from BENCH_BASELINE's tree when set, else the figures
+ * recorded in bench/tokens-baseline.json (from the commit before issue #12's token work).
+ */
+async function tokenBaseline(baselineTree: string | undefined): Promise<TokenBaseline | undefined> {
+  const dir = process.env.BENCH_BASELINE;
+  if (baselineTree && dir) {
+    const commit = gitCommit(dir);
+    return {
+      source: `measured in this run from BENCH_BASELINE=${dir}${commit ? ` (${commit})` : ""}`,
+      catalogs: { ...(await measureTokens(baselineTree, "tokens-baseline")) },
+    };
+  }
+  if (!existsSync(TOKENS_BASELINE)) return undefined;
+  const recorded = JSON.parse(readFileSync(TOKENS_BASELINE, "utf8")) as TokenBaseline;
+  return { ...recorded, source: `recorded in bench/tokens-baseline.json: ${recorded.source}` };
+}
+
+interface TokenReport {
+  current: TokensResult;
+  baseline?: TokenBaseline;
+  /** @terreno/api's todo tools from its tools/list, or why not. */
+  upstream?: CatalogTokens;
+  upstreamProblem?: string;
+  /** What terreno-mcp's servers actually sent on tools/list, counted the same way. */
+  served: Array<{ label: string; catalog: CatalogTokens; bytes: number; expected?: number }>;
+}
+
+/**
+ * BENCH_RECORD_TOKEN_BASELINE=1 with BENCH_BASELINE: writes the baseline just measured (and the
+ * peer's figures, when it ran) to bench/tokens-baseline.json, for later runs without a baseline.
+ */
+function recordTokenBaseline(report: TokenReport): void {
+  if (process.env.BENCH_RECORD_TOKEN_BASELINE !== "1" || !report.baseline) return;
+  const previous = existsSync(TOKENS_BASELINE)
+    ? (JSON.parse(readFileSync(TOKENS_BASELINE, "utf8")) as TokenBaseline)
+    : undefined;
+  const dir = process.env.BENCH_BASELINE ?? "";
+  const recorded: TokenBaseline = {
+    source: `${gitCommit(dir) ?? dir}, measured ${new Date().toISOString().slice(0, 10)}`,
+    catalogs: {
+      ...report.baseline.catalogs,
+      upstream: report.upstream ?? previous?.catalogs.upstream,
+    },
+  };
+  writeFileSync(TOKENS_BASELINE, `${JSON.stringify(recorded, null, 2)}\n`);
+  log(`  wrote ${path.relative(ROOT, TOKENS_BASELINE)}`);
+}
+
+function tokenSummary(report: TokenReport): string[] {
+  const lines = TOKEN_CATALOGS.flatMap((c) => {
+    const current = report.current[c.key];
+    if (!current) return [];
+    return [catalogSummary(c.short, current, report.baseline?.catalogs[c.key], c.listTool)];
+  });
+  const theirs = report.upstream?.tools.find((t) => t.name === "todos_list");
+  if (theirs) {
+    const ours = report.current.bench?.tools.find((t) => t.name === "todos_list");
+    const example = report.current.example?.tools.find((t) => t.name === "todos_list");
+    lines.push(
+      `@terreno/api 57.4.0 todos_list (its own tools/list, on the bench's Todo model as bench/peer/server.mjs declares it, field descriptions included): ${theirs.total} tokens; terreno-mcp's todos_list is ${ours ? ratio(ours.total / theirs.total) : "n/a"} of it on the same model, the example's ${example ? ratio(example.total / theirs.total) : "n/a"}. Issue #12 quoted ${UPSTREAM_TODOS_LIST_TOKENS} for the upstream's Todo list tool, measured on another declaration of the model`,
+    );
+  } else if (report.upstreamProblem) {
+    lines.push(`@terreno/api todos_list: not measured (${report.upstreamProblem})`);
+  }
+  return lines;
+}
+
+function tokenSection(report: TokenReport): string {
+  const out = [
+    "Each tool costs `JSON.stringify({name, description, inputSchema})` in o200k_base tokens (gpt-tokenizer 4, the GPT-4o/GPT-5 encoding): what every client sends a model for the tool, without the title, output schema and annotations, which clients differ on. The description and the inputSchema are also counted alone. Definitions are built in a child process from the src/ under test, with no database.",
+    "",
+    `Baseline: ${report.baseline?.source ?? "none (no BENCH_BASELINE and no bench/tokens-baseline.json)"}.`,
+    "",
+    ...tokenSummary(report).map((line) => `- ${line}`),
+  ];
+  for (const c of TOKEN_CATALOGS) {
+    const current = report.current[c.key];
+    if (!current) continue;
+    out.push("", `**${c.title}**`, "", ...catalogTable(current, report.baseline?.catalogs[c.key]));
+  }
+  if (report.upstream) {
+    out.push(
+      "",
+      "**@terreno/api 57.4.0** (bench/peer; its own tools/list over HTTP, the same Todo model as the bench's, counted the same way). Its list tool takes untyped filter values.",
+      "",
+      ...catalogTable(report.upstream, report.baseline?.catalogs.upstream),
+    );
+  }
+  if (report.served.length > 0) {
+    out.push(
+      "",
+      "**What terreno-mcp's servers sent on tools/list in this run**, counted the same way, against the same definitions built in process (the bench todo catalog; the generated model's times the number of models)",
+      "",
+      "| app | tools | tokens | tools/list answer | as built in process |",
+      "| --- | ---: | ---: | ---: | ---: |",
+      ...report.served.map(
+        (s) =>
+          `| ${s.label} | ${s.catalog.tools.length} | ${s.catalog.total} | ${(s.bytes / 1024).toFixed(1)} KiB | ${s.expected === undefined ? "—" : s.expected === s.catalog.total ? `${s.expected} (same)` : `${s.expected} (differs)`} |`,
+      ),
+    );
+  }
+  return out.join("\n");
+}
+
 async function main(): Promise<void> {
   const machine = describeMachine();
   const loadAtStart = loadAverage();
@@ -413,10 +629,29 @@ async function main(): Promise<void> {
   ]
     .filter(Boolean)
     .join(" ");
-  log(`terreno-mcp bench (${QUICK ? "quick" : "full"}) — ${machine.date}`);
+  log(
+    `terreno-mcp bench (${TOKENS_ONLY ? "tokens only" : QUICK ? "quick" : "full"}) — ${machine.date}`,
+  );
   log(
     `${machine.cpuModel}, ${machine.nproc} cores, ${machine.memory}, Node ${machine.node}; load average ${loadAtStart}`,
   );
+
+  if (TOKENS_ONLY) {
+    const baselineDir = process.env.BENCH_BASELINE;
+    const tree = baselineDir ? prepareBaselineTree(baselineDir) : undefined;
+    try {
+      const report: TokenReport = {
+        current: await measureTokens(ROOT, "tokens"),
+        baseline: await tokenBaseline(tree),
+        served: [],
+      };
+      log(`\n${tokenSection(report)}`);
+      if (tree) recordTokenBaseline(report);
+    } finally {
+      if (tree) rmSync(tree, { recursive: true, force: true });
+    }
+    return;
+  }
 
   const peerInstallProblem = ensurePeerInstalled();
 
@@ -428,8 +663,20 @@ async function main(): Promise<void> {
   let baselineTree: string | undefined;
   const sections: string[] = [];
   const summary: string[] = [];
+  const baselineDir = process.env.BENCH_BASELINE;
   try {
     if (database.server) dbPid = findPid(`--listen-addr=127.0.0.1:${database.server.port}`);
+    if (baselineDir) baselineTree = prepareBaselineTree(baselineDir);
+    const baselineCommit = baselineDir ? gitCommit(baselineDir) : undefined;
+
+    // Tokens of the tool catalogs: no database, a child process per src/ tree -----------------
+    log("\n[tokens] o200k tokens of the tool catalogs");
+    const tokens: TokenReport = {
+      current: await measureTokens(ROOT, "tokens"),
+      baseline: await tokenBaseline(baselineTree),
+      served: [],
+    };
+
     const ours = await startOurs(database.uri);
     const oursPid = ours.process.pid;
     const base = `http://127.0.0.1:${ours.ports.main}`;
@@ -455,31 +702,134 @@ async function main(): Promise<void> {
         peerProblem = `the @terreno/api server did not start: ${error instanceof Error ? error.message : String(error)}`;
       }
     }
+    // Which MCP request shape the peer answers (its MCP todos_list, checked like ours).
+    let peerEra: McpEra | undefined;
+    const peerToken = jwt.sign({ id: reader.userId }, PEER_ENV.TOKEN_SECRET, {
+      issuer: PEER_ENV.TOKEN_ISSUER,
+      expiresIn: "6h",
+    });
+    const peerBase = peer ? `http://127.0.0.1:${peer.ports.main}` : "";
+    const peerPid = peer?.process.pid;
+    if (peer) {
+      const eraProblems: string[] = [];
+      for (const era of ["modern", "legacy"] as const) {
+        try {
+          const response = await send(
+            toolCall(`${peerBase}/mcp`, peerToken, era, "todos_list", { limit: 20 }),
+          );
+          checkList(toolPayload(response.json), 20, `@terreno/api ${era}`);
+          peerEra = era;
+          break;
+        } catch (error) {
+          eraProblems.push(`${era}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      if (!peerEra) {
+        peerProblem = `its MCP todos_list did not answer correctly (${eraProblems.join("; ")})`;
+      }
+    }
 
-    // 1. todos_list over MCP against GET /todos over REST ------------------------------------
+    // Tokens of what the servers send on tools/list: ours (the todo app) and the peer's.
+    {
+      const response = await send(mcpRequest(mcpUrl, reader.token, "modern", "tools/list"));
+      tokens.served.push({
+        label: "terreno-mcp, the bench's todo app",
+        catalog: countCatalog(toolsOf(response.json)),
+        bytes: response.bytes,
+        expected: tokens.current.bench?.total,
+      });
+    }
+    if (peer && peerEra) {
+      try {
+        const response = await send(
+          mcpRequest(`${peerBase}/mcp`, peerToken, peerEra, "tools/list"),
+        );
+        tokens.upstream = countCatalog(
+          toolsOf(response.json).filter((tool) => tool.name.startsWith("todos_")),
+        );
+      } catch (error) {
+        tokens.upstreamProblem = `its tools/list failed: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    } else {
+      tokens.upstreamProblem = peerProblem ?? "the peer did not run";
+    }
+    for (const line of tokenSummary(tokens)) log(`  ${line}`);
+    if (baselineTree) recordTokenBaseline(tokens);
+
+    // The floor: a bare Express 5 route on the MongoDB driver, same work as REST GET /todos.
+    const floor = await startFloor(database.uri);
+    const floorPid = floor.process.pid;
+    const floorBase = `http://127.0.0.1:${floor.ports.main}`;
+    log(`floor: ${JSON.stringify(floor.ports)}`);
+
+    // 1. todos_list over MCP against GET /todos over REST, and both against the floor ---------
+    const floorSpec = restList(floorBase, reader.token);
+    const floorArm: Arm = {
+      name: FLOOR_ARM,
+      spec: floorSpec,
+      serverPid: floorPid,
+      baselines: [],
+      // Not just the shape: the floor's answer must be the REST answer, field for field.
+      verify: async () => {
+        const [mine, theirs] = await Promise.all([
+          send(floorSpec),
+          send(restList(base, reader.token)),
+        ]);
+        if (mine.status !== 200) throw new Error(`floor: HTTP ${mine.status}`);
+        checkList(mine.json, 20, "floor");
+        if (!isDeepStrictEqual(mine.json, theirs.json)) {
+          throw new Error(
+            `floor: answer differs from REST GET /todos: ${JSON.stringify(mine.json).slice(0, 300)} vs ${JSON.stringify(theirs.json).slice(0, 300)}`,
+          );
+        }
+      },
+    };
     for (const connections of [1, 16]) {
-      log(`\n[1] todos_list: MCP vs REST, concurrency ${connections}`);
+      log(`\n[1] todos_list: MCP vs REST vs the floor, concurrency ${connections}`);
       const comparison = await compare(
         `list-c${connections}`,
-        "todos_list (limit 20, owner populated): MCP tools/call vs REST GET /todos?limit=20",
+        "todos_list (limit 20, owner populated): MCP tools/call vs REST GET /todos?limit=20, and both against the floor (a bare Express 5 route on the MongoDB driver) and @terreno/api's MCP",
         [
-          restListArm("REST GET /todos?limit=20", restList(base, reader.token), oursPid),
-          mcpListArm(
-            "MCP tools/call todos_list (2026-07-28)",
-            toolCall(mcpUrl, reader.token, "modern", "todos_list", { limit: 20 }),
-            oursPid,
-          ),
-          mcpListArm(
-            "MCP tools/call todos_list (2025 stateless)",
-            toolCall(mcpUrl, reader.token, "legacy", "todos_list", { limit: 20 }),
-            oursPid,
-          ),
+          {
+            ...restListArm(REST_ARM, restList(base, reader.token), oursPid),
+            baselines: [FLOOR_ARM],
+          },
+          {
+            ...mcpListArm(
+              MODERN_ARM,
+              toolCall(mcpUrl, reader.token, "modern", "todos_list", { limit: 20 }),
+              oursPid,
+            ),
+            baselines: [REST_ARM, FLOOR_ARM],
+          },
+          {
+            ...mcpListArm(
+              LEGACY_ARM,
+              toolCall(mcpUrl, reader.token, "legacy", "todos_list", { limit: 20 }),
+              oursPid,
+            ),
+            baselines: [REST_ARM, FLOOR_ARM],
+          },
+          floorArm,
+          ...(peer && peerEra
+            ? [
+                {
+                  ...mcpListArm(
+                    PEER_MCP_ARM,
+                    toolCall(`${peerBase}/mcp`, peerToken, peerEra, "todos_list", { limit: 20 }),
+                    peerPid,
+                  ),
+                  baselines: [FLOOR_ARM],
+                },
+              ]
+            : []),
         ],
         settings(connections),
         log,
       );
       comparisons.push(comparison);
     }
+    await floor.stop();
 
     // 2. tools/list latency by number of registered models -----------------------------------
     log("\n[2] tools/list latency by number of registered models (concurrency 1)");
@@ -497,8 +847,15 @@ async function main(): Promise<void> {
       if (tools.length !== count * 2) {
         throw new Error(`tools/list for ${count} models: ${tools.length} tools`);
       }
+      const catalog = countCatalog(toolsOf(response.json));
+      tokens.served.push({
+        label: `terreno-mcp, ${count} generated model(s)`,
+        catalog,
+        bytes: response.bytes,
+        expected: tokens.current.widget ? tokens.current.widget.total * count : undefined,
+      });
       toolsListSizes.push(
-        `${count} model(s): ${tools.length} tools, ${(response.bytes / 1024).toFixed(1)} KiB`,
+        `${count} model(s): ${tools.length} tools, ${(response.bytes / 1024).toFixed(1)} KiB, ${catalog.total} o200k tokens (name + description + inputSchema)`,
       );
       toolsListArms.push({
         name: `${count} model(s), ${tools.length} tools`,
@@ -517,9 +874,7 @@ async function main(): Promise<void> {
     );
 
     // Before/after: the same calls against a baseline src/ (BENCH_BASELINE) -------------------
-    const baselineDir = process.env.BENCH_BASELINE;
-    if (baselineDir) {
-      baselineTree = prepareBaselineTree(baselineDir);
+    if (baselineTree) {
       const before = await startOurs(database.uri, "baseline", baselineTree);
       const beforeBase = `http://127.0.0.1:${before.ports.main}`;
       const beforePid = before.process.pid;
@@ -540,7 +895,14 @@ async function main(): Promise<void> {
                 toolCall(mcpUrl, reader.token, "modern", "todos_list", { limit: 20 }),
                 oursPid,
               ),
-              restListArm("before: REST GET /todos", restList(beforeBase, reader.token), beforePid),
+              {
+                ...restListArm(
+                  "before: REST GET /todos",
+                  restList(beforeBase, reader.token),
+                  beforePid,
+                ),
+                baselines: [],
+              },
               {
                 ...restListArm("after: REST GET /todos", restList(base, reader.token), oursPid),
                 baseline: "before: REST GET /todos",
@@ -551,13 +913,14 @@ async function main(): Promise<void> {
           ),
         );
       }
-      log("\n[before/after] tools/list, 1 model, concurrency 1");
+      const most = COUNTS.modelCounts.at(-1) ?? 200;
+      log(`\n[before/after] tools/list, 1 and ${most} models, concurrency 1`);
       const toolsListOf = (port: number) =>
         mcpRequest(`http://127.0.0.1:${port}/mcp`, reader.token, "modern", "tools/list");
       comparisons.push(
         await compare(
           "fix-tools-list",
-          "Before/after the src changes: MCP tools/list, 1 model (no database work but the caller lookup)",
+          `Before/after the src changes: MCP tools/list, 1 model (no database work but the caller lookup) and ${most} models`,
           [
             {
               name: "before: tools/list",
@@ -569,6 +932,18 @@ async function main(): Promise<void> {
               spec: toolsListOf(ours.ports.models1),
               serverPid: oursPid,
             },
+            {
+              name: `before: tools/list, ${most} models`,
+              spec: toolsListOf(before.ports[`models${most}`]),
+              serverPid: beforePid,
+              baselines: [],
+            },
+            {
+              name: `after: tools/list, ${most} models`,
+              spec: toolsListOf(ours.ports[`models${most}`]),
+              serverPid: oursPid,
+              baselines: [`before: tools/list, ${most} models`],
+            },
           ],
           settings(1, COUNTS.toolsListSeconds),
           log,
@@ -578,56 +953,46 @@ async function main(): Promise<void> {
     }
 
     // 5. The upstream @terreno/api: same model, same data, same calls -----------------------
-    let peerEra: McpEra | undefined;
-    const peerToken = jwt.sign({ id: reader.userId }, PEER_ENV.TOKEN_SECRET, {
-      issuer: PEER_ENV.TOKEN_ISSUER,
-      expiresIn: "6h",
-    });
-    if (peer) {
-      const peerBase = `http://127.0.0.1:${peer.ports.main}`;
-      const peerPid = peer.process.pid;
-      const eraProblems: string[] = [];
-      for (const era of ["modern", "legacy"] as const) {
-        try {
-          const response = await send(
-            toolCall(`${peerBase}/mcp`, peerToken, era, "todos_list", { limit: 20 }),
-          );
-          checkList(toolPayload(response.json), 20, `@terreno/api ${era}`);
-          peerEra = era;
-          break;
-        } catch (error) {
-          eraProblems.push(`${era}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }
-      if (!peerEra) {
-        peerProblem = `its MCP todos_list did not answer correctly (${eraProblems.join("; ")})`;
-      } else {
-        const eraLabel = peerEra === "modern" ? "2026-07-28" : "2025 stateless";
-        for (const connections of [1, 16]) {
-          log(`\n[5] @terreno/api vs terreno-mcp: MCP todos_list, concurrency ${connections}`);
-          comparisons.push(
-            await compare(
-              `peer-c${connections}`,
-              `Peer: MCP tools/call todos_list (${eraLabel}, limit 20, owner populated), @terreno/api 57.4.0 vs terreno-mcp; REST GET /todos?limit=20 of both for context`,
-              [
-                mcpListArm(
-                  "@terreno/api MCP todos_list",
-                  toolCall(`${peerBase}/mcp`, peerToken, peerEra, "todos_list", { limit: 20 }),
+    if (peer && peerEra) {
+      const eraLabel = peerEra === "modern" ? "2026-07-28" : "2025 stateless";
+      for (const connections of [1, 16]) {
+        log(`\n[5] @terreno/api vs terreno-mcp: MCP todos_list, concurrency ${connections}`);
+        comparisons.push(
+          await compare(
+            `peer-c${connections}`,
+            `Peer: MCP tools/call todos_list (${eraLabel}, limit 20, owner populated), @terreno/api 57.4.0 vs terreno-mcp; REST GET /todos?limit=20 of both for context`,
+            [
+              mcpListArm(
+                "@terreno/api MCP todos_list",
+                toolCall(`${peerBase}/mcp`, peerToken, peerEra, "todos_list", { limit: 20 }),
+                peerPid,
+              ),
+              mcpListArm(
+                "terreno-mcp MCP todos_list",
+                toolCall(mcpUrl, reader.token, peerEra, "todos_list", { limit: 20 }),
+                oursPid,
+              ),
+              {
+                ...restListArm(
+                  "@terreno/api REST GET /todos",
+                  restList(peerBase, peerToken),
                   peerPid,
                 ),
-                mcpListArm(
-                  "terreno-mcp MCP todos_list",
-                  toolCall(mcpUrl, reader.token, peerEra, "todos_list", { limit: 20 }),
+                baselines: [],
+              },
+              {
+                ...restListArm(
+                  "terreno-mcp REST GET /todos",
+                  restList(base, reader.token),
                   oursPid,
                 ),
-                restListArm("@terreno/api REST GET /todos", restList(peerBase, peerToken), peerPid),
-                restListArm("terreno-mcp REST GET /todos", restList(base, reader.token), oursPid),
-              ],
-              settings(connections),
-              log,
-            ),
-          );
-        }
+                baselines: ["@terreno/api REST GET /todos"],
+              },
+            ],
+            settings(connections),
+            log,
+          ),
+        );
       }
     }
 
@@ -754,11 +1119,82 @@ async function main(): Promise<void> {
 
     // ---------------------------------------------------------------------------------------
     const byId = new Map(comparisons.map((c) => [c.id, c]));
-    const ratioOf = (id: string, arm: string) => byId.get(id)?.ratios.find((r) => r.arm === arm);
-    const modernArm = "MCP tools/call todos_list (2026-07-28)";
+    /** The arm's ratios against `baseline` (default: its main baseline). */
+    const ratioOf = (id: string, arm: string, baseline?: string) =>
+      byId
+        .get(id)
+        ?.ratios.find((r) => r.arm === arm && (baseline === undefined || r.baseline === baseline));
+    const modernArm = MODERN_ARM;
     const cpuPerCall = (id: string, arm: string) =>
       byId.get(id)?.arms.find((a) => a.name === arm)?.serverCpu ?? Number.NaN;
-    const legacyArm = "MCP tools/call todos_list (2025 stateless)";
+    const legacyArm = LEGACY_ARM;
+
+    // Issue #12's measures: server CPU per request against the floor, tools/list at 200 models.
+    const targets: string[] = [];
+    const verdict = (value: number, limit: number) =>
+      Number.isFinite(value) ? (value <= limit ? "pass" : "fail") : "n/a";
+    for (const c of [1, 16]) {
+      const floorCpu = cpuPerCall(`list-c${c}`, FLOOR_ARM);
+      const rows: Array<[string, string, number | undefined, number | undefined]> = [
+        [REST_ARM, "REST GET /todos", BEFORE.restOverFloor, undefined],
+        [MODERN_ARM, "MCP todos_list (2026-07-28)", BEFORE.mcpOverFloor, TARGETS.mcpOverFloor],
+        [LEGACY_ARM, "MCP todos_list (2025 stateless)", undefined, TARGETS.mcpOverFloor],
+        [PEER_MCP_ARM, "@terreno/api 57.4.0 MCP todos_list", BEFORE.peerMcpOverFloor, undefined],
+      ];
+      for (const [arm, label, before, target] of rows) {
+        const r = ratioOf(`list-c${c}`, arm, FLOOR_ARM);
+        if (!r) continue;
+        targets.push(
+          `| ${label} ÷ floor, server CPU/request, concurrency ${c} | ${ratio(r.serverCpu.median)} [${ratio(r.serverCpu.min)}–${ratio(r.serverCpu.max)}] (${ms(cpuPerCall(`list-c${c}`, arm))} vs ${ms(floorCpu)} ms) | ${before ? ratio(before) : "—"} | ${target ? `≤ ${ratio(target)}` : "—"} | ${target ? verdict(r.serverCpu.median, target) : "—"} |`,
+        );
+      }
+    }
+    const toolsList200 = byId
+      .get("tools-list")
+      ?.arms.find((a) => a.name.startsWith(`${COUNTS.modelCounts.at(-1)} model(s)`));
+    if (toolsList200) {
+      targets.push(
+        `| tools/list p50, ${toolsList200.name}, concurrency 1 | ${ms(toolsList200.p50)} ms (p95 ${ms(toolsList200.p95)} ms) | ${BEFORE.toolsList200P50} ms | ≤ ${TARGETS.toolsList200P50} ms | ${verdict(toolsList200.p50, TARGETS.toolsList200P50)} |`,
+      );
+    }
+    for (const c of TOKEN_CATALOGS.slice(0, 2)) {
+      const current = tokens.current[c.key];
+      const before = tokens.baseline?.catalogs[c.key];
+      if (!current) continue;
+      const pctOf = (value: number, base?: number) =>
+        base ? ` (${((100 * value) / base).toFixed(0)}% of baseline)` : "";
+      targets.push(
+        `| o200k tokens, ${c.short} (${current.tools.length} tools${before ? `; baseline ${before.tools.length}` : ""}) | ${current.total}${pctOf(current.total, before?.total)} | ${before?.total ?? "—"} | — | — |`,
+      );
+      if (before) {
+        const names = new Set(before.tools.map((t) => t.name));
+        const same = current.tools.filter((t) => names.has(t.name));
+        if (same.length !== current.tools.length || same.length !== before.tools.length) {
+          const sameTotal = same.reduce((sum, t) => sum + t.total, 0);
+          const sameBefore = before.tools
+            .filter((t) => same.some((s) => s.name === t.name))
+            .reduce((sum, t) => sum + t.total, 0);
+          targets.push(
+            `| o200k tokens, ${c.short}: the ${same.length} tools in both | ${sameTotal}${pctOf(sameTotal, sameBefore)} | ${sameBefore} | — | — |`,
+          );
+        }
+      }
+      const list = current.tools.find((t) => t.name === c.listTool);
+      const listBefore = before?.tools.find((t) => t.name === c.listTool);
+      if (list) {
+        targets.push(
+          `| o200k tokens, ${c.short}: ${c.listTool} | ${list.total}${pctOf(list.total, listBefore?.total)} | ${listBefore?.total ?? "—"} | — | — |`,
+        );
+      }
+    }
+    const upstreamList = tokens.upstream?.tools.find((t) => t.name === "todos_list");
+    if (upstreamList) {
+      targets.push(
+        `| o200k tokens, @terreno/api 57.4.0 todos_list (the bench's model, bench/peer/server.mjs) | ${upstreamList.total} | ${tokens.baseline?.catalogs.upstream?.tools.find((t) => t.name === "todos_list")?.total ?? `${UPSTREAM_TODOS_LIST_TOKENS} (issue #12, another declaration of the model)`} | — | — |`,
+      );
+    }
+    log("\n[targets]");
+    for (const line of targets) log(`  ${line}`);
     /** One summary row: p50, p95, throughput and server CPU/request ratios (median of rounds). */
     const ratioRow = (label: string, r: RatioSummary | undefined) => {
       if (r) {
@@ -812,10 +1248,12 @@ async function main(): Promise<void> {
         }
       }
     }
-    ratioRow(
-      "tools/list (1 model), after ÷ before the src changes",
-      byId.get("fix-tools-list")?.ratios[0],
-    );
+    for (const r of byId.get("fix-tools-list")?.ratios ?? []) {
+      ratioRow(
+        `${r.arm.replace("after: ", "").replace(/^tools\/list$/, "tools/list, 1 model")}, after ÷ before the src changes`,
+        r,
+      );
+    }
     const memoryRows = memories.map(
       (m) =>
         `| ${m.name} | ${m.calls} | ${ratio(m.rssAfter / m.rssAfterWarmup)} (${mib(m.rssAfterWarmup)} → ${mib(m.rssAfter)}) | ${mib(m.heapAfterWarmup)} → ${mib(m.heapAfter)} | ${m.failures} |`,
@@ -876,7 +1314,19 @@ async function main(): Promise<void> {
       "| --- | ---: | ---: | ---: | ---: |",
       ...memoryRows,
       "",
-      "## 1. todos_list: MCP vs REST",
+      "## Issue #12: the floor, tools/list at 200 models, tokens",
+      "",
+      'The floor (bench/servers/floor.ts) is a bare Express 5 route on the MongoDB driver, no Mongoose, doing by hand what REST `GET /todos?limit=20` does: the JWT checked with jsonwebtoken (HS256 pinned), the user loaded by id, find + count with the same owner filter, sort and limit, the owner populated with one `$in` query, and the same JSON with `id` for `_id`. Its answer is checked to equal the REST answer field for field, before and after the timed rounds. Its arm runs interleaved with REST and MCP in section 1, on the same database; ratios are per round. "Before" is what was measured before the work on issue #12.',
+      "",
+      "| measure | this run | before | target | result |",
+      "| --- | ---: | ---: | ---: | ---: |",
+      ...targets,
+      "",
+      "## Tool catalog tokens (o200k)",
+      "",
+      tokenSection(tokens),
+      "",
+      "## 1. todos_list: MCP vs REST vs the floor",
       "",
       sections.filter((_, i) => comparisons[i].id.startsWith("list-")).join("\n\n"),
       "",
@@ -884,7 +1334,7 @@ async function main(): Promise<void> {
         ? [
             "## Before/after the src performance changes",
             "",
-            'A second server process ran the baseline src/ (BENCH_BASELINE: the framework as it was before the changes listed under "Performance changes" below) with this bench/ code, against the same database, interleaved with the current src/ in this run.',
+            `A second server process ran the baseline src/ (BENCH_BASELINE=${baselineDir}${baselineCommit ? `: ${baselineCommit}` : ""}) with this bench/ code, against the same database, interleaved with the current src/ in this run.`,
             "",
             sections.filter((_, i) => comparisons[i].id.startsWith("fix-")).join("\n\n"),
             "",
@@ -941,6 +1391,11 @@ async function main(): Promise<void> {
     ].join("\n");
     writeFileSync(RESULTS, markdown);
     log(`\nwrote ${path.relative(ROOT, RESULTS)} (${minutes} min)`);
+    // The rate limiter's overhead (bench/limiter.ts), written into RESULTS.md as its own section.
+    if (process.env.BENCH_LIMITER !== "0") {
+      const { limiterIntoResults } = await import("./limiter.js");
+      await limiterIntoResults({ uri: database.uri, dbPid, log });
+    }
   } finally {
     for (const child of children) await child.stop().catch(() => {});
     await database.close();

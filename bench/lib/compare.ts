@@ -18,6 +18,11 @@ export interface Arm {
   serverPid?: number;
   /** The arm this one's ratios are taken against. Default: the first arm. */
   baseline?: string;
+  /**
+   * Every arm this one's ratios are taken against, the main one first (overrides `baseline`).
+   * The first arm has none unless given here.
+   */
+  baselines?: string[];
 }
 
 export interface RunSettings {
@@ -167,21 +172,25 @@ export async function compare(
     };
   });
   const byName = new Map(summaries.map((summary) => [summary.name, summary]));
-  const ratios = arms.slice(1).map((arm): RatioSummary => {
-    const self = byName.get(arm.name) as ArmSummary;
-    const base = byName.get(arm.baseline ?? arms[0].name);
-    if (!base || base === self) throw new Error(`${id}/${arm.name}: no baseline arm`);
-    const per = (value: (round: ArmSummary["rounds"][number]) => number) =>
-      ratioStat(self.rounds.map((r, i) => value(r) / value(base.rounds[i])));
-    return {
-      arm: self.name,
-      baseline: base.name,
-      p50: per((r) => r.p50),
-      p95: per((r) => r.p95),
-      throughput: per((r) => r.throughput),
-      serverCpu: per((r) => r.serverCpu),
-    };
-  });
+  const ratios = arms.flatMap((arm, index) =>
+    (arm.baselines ?? (index === 0 ? [] : [arm.baseline ?? arms[0].name])).map(
+      (baseline): RatioSummary => {
+        const self = byName.get(arm.name) as ArmSummary;
+        const base = byName.get(baseline);
+        if (!base || base === self) throw new Error(`${id}/${arm.name}: no baseline arm`);
+        const per = (value: (round: ArmSummary["rounds"][number]) => number) =>
+          ratioStat(self.rounds.map((r, i) => value(r) / value(base.rounds[i])));
+        return {
+          arm: self.name,
+          baseline: base.name,
+          p50: per((r) => r.p50),
+          p95: per((r) => r.p95),
+          throughput: per((r) => r.throughput),
+          serverCpu: per((r) => r.serverCpu),
+        };
+      },
+    ),
+  );
   const comparison = { id, title, loadAtStart, settings, arms: summaries, ratios };
   for (const arm of summaries) {
     log(
