@@ -16,6 +16,7 @@ import { unauthenticated } from "../core/errors.js";
 import type { AnyModel, User } from "../core/types.js";
 import { type AuthProvider, bearerToken } from "./callerResolver.js";
 import { loadActiveUser } from "./jwt.js";
+import { ensureTokenIndexes, tokenModel } from "./tokenCollection.js";
 
 export const ACCESS_TOKEN_MODEL_NAME = "TerrenoAccessToken";
 export const ACCESS_TOKEN_COLLECTION = "terreno_access_tokens";
@@ -84,21 +85,8 @@ accessTokenSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 /** The personal-token model on `connection` (the user model's connection), registered on first use. */
 export function accessTokenModel(connection: Connection = mongoose.connection): AnyModel {
-  const existing: AnyModel | undefined = connection.models[ACCESS_TOKEN_MODEL_NAME];
-  if (existing) return existing;
-  const model = connection.model(ACCESS_TOKEN_MODEL_NAME, accessTokenSchema);
-  const autoIndex = connection.get("autoIndex") ?? connection.base.get("autoIndex") ?? true;
-  if (autoIndex !== false) {
-    ensureAccessTokenIndexes(connection).catch((error: unknown) => {
-      process.emitWarning(
-        `terreno-mcp: could not build the ${ACCESS_TOKEN_COLLECTION} indexes: ${String(error)}`,
-      );
-    });
-  }
-  return model;
+  return tokenModel(connection, ACCESS_TOKEN_MODEL_NAME, accessTokenSchema);
 }
-
-const indexBuilds = new WeakMap<Connection, { database: string; build: Promise<void> }>();
 
 /**
  * Builds the personal-token indexes: unique `tokenHash`, `userId`, and TTL on `expiresAt` (a
@@ -108,35 +96,7 @@ const indexBuilds = new WeakMap<Connection, { database: string; build: Promise<v
 export function ensureAccessTokenIndexes(
   connection: Connection = mongoose.connection,
 ): Promise<void> {
-  const database = connection.name;
-  const previous = indexBuilds.get(connection);
-  if (previous && previous.database === database) return previous.build;
-  const build = buildIndexes(connection);
-  indexBuilds.set(connection, { database, build });
-  build.catch(() => {
-    if (indexBuilds.get(connection)?.build === build) indexBuilds.delete(connection);
-  });
-  return build;
-}
-
-async function buildIndexes(connection: Connection): Promise<void> {
-  if (connection.readyState !== 1) {
-    await new Promise((resolve) => connection.once("connected", resolve));
-  }
-  const collection = accessTokenModel(connection).collection;
-  for (const [fields, { _autoIndex, ...options }] of accessTokenSchema.indexes() as Array<
-    [Record<string, 1 | -1>, Record<string, unknown>]
-  >) {
-    try {
-      await collection.createIndex(fields, options);
-    } catch (error) {
-      // 238: NotImplemented (FerretDB v1 has no TTL indexes).
-      const notImplemented = (error as { code?: unknown } | null)?.code === 238;
-      if (options.expireAfterSeconds === undefined || !notImplemented) throw error;
-      const { expireAfterSeconds, ...plain } = options;
-      await collection.createIndex(fields, plain);
-    }
-  }
+  return ensureTokenIndexes(connection, ACCESS_TOKEN_MODEL_NAME, accessTokenSchema);
 }
 
 export function hashPersonalToken(token: string): string {

@@ -13,6 +13,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import mongoose, { type Connection, Schema, type Types } from "mongoose";
 import { unauthenticated } from "../core/errors.js";
 import type { AnyModel } from "../core/types.js";
+import { ensureTokenIndexes, tokenModel } from "./tokenCollection.js";
 
 export const REFRESH_TOKEN_MODEL_NAME = "TerrenoRefreshToken";
 export const REFRESH_TOKEN_COLLECTION = "terreno_refresh_tokens";
@@ -61,31 +62,9 @@ const refreshTokenSchema = new Schema(
 // because the TTL monitor runs only once a minute (and FerretDB v1 has no TTL indexes at all).
 refreshTokenSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
-/**
- * The refresh-token model on `connection` (the user model's connection), registered on first use.
- * Registering starts building its indexes (see `ensureRefreshTokenIndexes`) unless the
- * connection or Mongoose has `autoIndex: false`.
- */
+/** The refresh-token model on `connection` (the user model's connection), registered on first use. */
 export function refreshTokenModel(connection: Connection = mongoose.connection): AnyModel {
-  // Typed loosely on purpose: records are read with `lean<RefreshTokenRecord>()`.
-  const existing: AnyModel | undefined = connection.models[REFRESH_TOKEN_MODEL_NAME];
-  if (existing) return existing;
-  const model = connection.model(REFRESH_TOKEN_MODEL_NAME, refreshTokenSchema);
-  const autoIndex = connection.get("autoIndex") ?? connection.base.get("autoIndex") ?? true;
-  if (autoIndex !== false) {
-    ensureRefreshTokenIndexes(connection).catch((error: unknown) => {
-      process.emitWarning(
-        `terreno-mcp: could not build the ${REFRESH_TOKEN_COLLECTION} indexes: ${String(error)}`,
-      );
-    });
-  }
-  return model;
-}
-
-const indexBuilds = new WeakMap<Connection, { database: string; build: Promise<void> }>();
-
-function isNotImplemented(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 238;
+  return tokenModel(connection, REFRESH_TOKEN_MODEL_NAME, refreshTokenSchema);
 }
 
 /**
@@ -97,33 +76,7 @@ function isNotImplemented(error: unknown): boolean {
 export function ensureRefreshTokenIndexes(
   connection: Connection = mongoose.connection,
 ): Promise<void> {
-  const database = connection.name;
-  const previous = indexBuilds.get(connection);
-  if (previous && previous.database === database) return previous.build;
-  const build = buildIndexes(connection);
-  indexBuilds.set(connection, { database, build });
-  build.catch(() => {
-    if (indexBuilds.get(connection)?.build === build) indexBuilds.delete(connection);
-  });
-  return build;
-}
-
-async function buildIndexes(connection: Connection): Promise<void> {
-  if (connection.readyState !== 1) {
-    await new Promise((resolve) => connection.once("connected", resolve));
-  }
-  const collection = refreshTokenModel(connection).collection;
-  for (const [fields, { _autoIndex, ...options }] of refreshTokenSchema.indexes() as Array<
-    [Record<string, 1 | -1>, Record<string, unknown>]
-  >) {
-    try {
-      await collection.createIndex(fields, options);
-    } catch (error) {
-      if (options.expireAfterSeconds === undefined || !isNotImplemented(error)) throw error;
-      const { expireAfterSeconds, ...plain } = options;
-      await collection.createIndex(fields, plain);
-    }
-  }
+  return ensureTokenIndexes(connection, REFRESH_TOKEN_MODEL_NAME, refreshTokenSchema);
 }
 
 export function hashRefreshToken(token: string): string {
