@@ -3,14 +3,14 @@
  * allowlisted field by field so signup can never set `admin` or any other privileged field.
  * Every response of these routes carries `Cache-Control: no-store`: several carry tokens.
  */
-import express, { type Request, type Response, type Router } from "express";
-import { type FieldErrors, forbidden, unauthenticated, validationFailed } from "../core/errors.js";
+import express, { type Request, type Router } from "express";
+import { type FieldErrors, unauthenticated, validationFailed } from "../core/errors.js";
 import { serializeDocument } from "../core/serialize.js";
 import type { AnyModel, User } from "../core/types.js";
 import { clientIp, type LoginGuard } from "../ops/rateLimit.js";
-import { sendError } from "../rest/sendError.js";
 import { issueTokens, type JwtAuthOptions, loadActiveUser } from "./jwt.js";
 import { hashPassword, passwordProblem, verifyPassword } from "./password.js";
+import { callerOf, noStore, sessionCallerOf, wrap } from "./routeHelpers.js";
 import {
   consumeRefreshToken,
   findRefreshToken,
@@ -61,34 +61,7 @@ function refuseUnknownKeys(body: Body, allowed: readonly string[], errors: Field
   }
 }
 
-function callerOf(req: Request): User {
-  const user = (req as Request & { user?: User }).user;
-  if (!user) throw unauthenticated();
-  return user;
-}
-
-/**
- * The caller of a route that manages the account's sessions (logout, password): a signed-in
- * session only. A scoped token (personal access token, OAuth access token) gets 403.
- */
-function sessionCallerOf(req: Request): User {
-  const user = callerOf(req);
-  if (user.scopes !== undefined) {
-    throw forbidden("This route needs a signed-in session; an access token cannot use it.");
-  }
-  return user;
-}
-
-type Handler = (req: Request, res: Response) => Promise<void>;
-const wrap =
-  (handle: Handler): Handler =>
-  async (req, res) => {
-    try {
-      await handle(req, res);
-    } catch (error) {
-      sendError(res, error);
-    }
-  };
+const SESSION_ONLY = "This route needs a signed-in session; an access token cannot use it.";
 
 /** `loginGuard`: the app's login lockout (src/ops/loginLockout.ts), when rate limits are on. */
 export function jwtRoutes(
@@ -102,12 +75,7 @@ export function jwtRoutes(
   refreshTokenModel(userModel.db);
   const refreshTokens = () => refreshTokenModel(userModel.db);
 
-  // Tokens must never sit in a browser or proxy cache.
-  router.use((_req, res, next) => {
-    res.set("Cache-Control", "no-store");
-    res.set("Pragma", "no-cache");
-    next();
-  });
+  router.use(noStore);
 
   router.post(
     "/signup",
@@ -171,7 +139,7 @@ export function jwtRoutes(
   router.post(
     "/logout",
     wrap(async (req, res) => {
-      const user = sessionCallerOf(req);
+      const user = sessionCallerOf(req, SESSION_ONLY);
       const body = req.body === undefined ? {} : readBody(req);
       const errors: FieldErrors = {};
       refuseUnknownKeys(body, ["refreshToken"], errors);
@@ -197,7 +165,7 @@ export function jwtRoutes(
   router.post(
     "/password",
     wrap(async (req, res) => {
-      const user = sessionCallerOf(req);
+      const user = sessionCallerOf(req, SESSION_ONLY);
       const body = readBody(req);
       const errors: FieldErrors = {};
       refuseUnknownKeys(body, ["currentPassword", "newPassword"], errors);

@@ -7,18 +7,10 @@
  * - `GET /` → the caller's unexpired tokens, without values.
  * - `DELETE /:id` → 204; 404 for a token that is not the caller's. Effective on the next request.
  */
-import express, { type Request, type Response, type Router } from "express";
-import {
-  type FieldErrors,
-  forbidden,
-  notFound,
-  TerrenoError,
-  unauthenticated,
-  validationFailed,
-} from "../core/errors.js";
+import express, { type Router } from "express";
+import { type FieldErrors, notFound, TerrenoError, validationFailed } from "../core/errors.js";
 import { scopeRefusal, scopesAllow } from "../core/scopes.js";
-import type { AnyModel, User } from "../core/types.js";
-import { sendError } from "../rest/sendError.js";
+import type { AnyModel } from "../core/types.js";
 import {
   accessTokenModel,
   countPersonalTokens,
@@ -30,23 +22,7 @@ import {
   type PersonalTokenScope,
   revokePersonalToken,
 } from "./personalTokens.js";
-
-function callerOf(req: Request): User {
-  const user = (req as Request & { user?: User }).user;
-  if (!user) throw unauthenticated();
-  return user;
-}
-
-type Handler = (req: Request, res: Response) => Promise<void>;
-const wrap =
-  (handle: Handler): Handler =>
-  async (req, res) => {
-    try {
-      await handle(req, res);
-    } catch (error) {
-      sendError(res, error);
-    }
-  };
+import { callerOf, noStore, sessionCallerOf, wrap } from "./routeHelpers.js";
 
 interface CreateBody {
   name: string;
@@ -97,23 +73,16 @@ export function personalTokenRoutes(
   const router = express.Router();
   const tokens = () => accessTokenModel(userModel.db);
 
-  // Tokens must never sit in a browser or proxy cache.
-  router.use((_req, res, next) => {
-    res.set("Cache-Control", "no-store");
-    res.set("Pragma", "no-cache");
-    next();
-  });
+  router.use(noStore);
 
   router.post(
     "/",
     wrap(async (req, res) => {
-      const user = callerOf(req);
       // A token minting tokens would outlive its own revocation: only a signed-in session may.
-      if (user.scopes !== undefined) {
-        throw forbidden(
-          "Personal access tokens can only be created from a signed-in session, not with another token.",
-        );
-      }
+      const user = sessionCallerOf(
+        req,
+        "Personal access tokens can only be created from a signed-in session, not with another token.",
+      );
       const body = readCreateBody(req.body, options);
       if ((await countPersonalTokens(tokens(), user.id)) >= options.maxPerUser) {
         throw new TerrenoError(

@@ -69,3 +69,8 @@ export function assertScopeAllows(
   const scopes = callerScopes(ctx);
   if (!scopesAllow(scopes, accessFor(method))) throw scopeRefusal(scopes);
 }
+
+/** A signed-in session carries no scopes; tokens (personal, OAuth) always do. */
+export function isSessionCaller(user: { scopes?: readonly string[] } | undefined): boolean {
+  return user !== undefined && user.scopes === undefined;
+}
