@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { inspect } from "node:util";
 import mongoose from "mongoose";
 import { connectDatabase } from "../../src/app/database.js";
 import {
@@ -200,6 +201,12 @@ describe("database outage: fail fast, recover, keep acknowledged writes", () => 
       });
     } finally {
       console.error = originalError;
+      // A fault here means an outage error the core did not recognise: show its cause.
+      for (const entry of logged) {
+        const text = inspect(entry, { depth: 4 });
+        if (/\(internal\)/.test(text))
+          process.stderr.write(`outage test: ${text.slice(0, 3000)}\n`);
+      }
     }
     process.stderr.write(
       `outage detection (ms): ${probes.map((p) => `${p.name}=${p.ms}`).join(", ")}\n`,
