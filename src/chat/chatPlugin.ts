@@ -13,16 +13,15 @@
  * - `GET /chat/conversations/:id/messages`: the stored messages, oldest first.
  * - `POST|GET /chat/feedback`: `{messageId, rating: "up"|"down", comment?}`, owner-only.
  * - `GET /chat/telemetry`: admins only; aggregates over recent requests and the rows.
+ * - `GET /chat/info`: `{data: {model, provider?, label, offline, approval}}` (chatInfo.ts).
  */
 import { randomUUID } from "node:crypto";
 import {
   convertToModelMessages,
   type LanguageModel,
   type ModelMessage,
-  type StreamTextTransform,
   stepCountIs,
   streamText,
-  type TextStreamPart,
   type Tool,
   type ToolSet,
   type UIMessage,
@@ -35,10 +34,14 @@ import type { TerrenoApp } from "../app/TerrenoApp.js";
 import type { TerrenoPlugin } from "../app/types.js";
 import { forbidden, notFound, TerrenoError, validationFailed } from "../core/errors.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../core/permissions.js";
+import { assertScopeAllows } from "../core/scopes.js";
 import type { PlainObject, RateLimitWindow, User } from "../core/types.js";
 import { modelRouter } from "../rest/modelRouter.js";
+import { type ChatBody, parseChatBody } from "./chatBody.js";
+import { chatInfoHandler, chatModelInfo } from "./chatInfo.js";
 import { ChatFeedback, ChatMessage, ChatTelemetry, ChatToolRun, Conversation } from "./models.js";
-import { partialPlaceholderLength, Redactor, redactModelMessage } from "./redact.js";
+import { Redactor, redactModelMessage } from "./redact.js";
+import { restoreTransform } from "./restoreStream.js";
 import {
   SEARCH_DOCS_TOOL_NAME,
   type SearchDocsInput,
@@ -57,8 +60,13 @@ export interface ChatPluginOptions {
   /** The app whose tools the assistant calls, as the signed-in caller. */
   app: TerrenoApp;
   model: LanguageModel;
-  /** The system prompt. */
-  system?: string;
+  /** How `GET /chat/info` names the model to people. Default: the model id (the demo model says what it is). */
+  modelLabel?: string;
+  /**
+   * The system prompt, or a function called per request (e.g. to give the model today's date,
+   * which it needs to read "tomorrow"). Default DEFAULT_CHAT_SYSTEM.
+   */
+  system?: string | (() => string);
   /** Tool-loop bound (model calls per request). Default 5. */
   maxSteps?: number;
   /**
@@ -89,48 +97,6 @@ export const DEFAULT_CHAT_SYSTEM =
 
 type ChatRequest = Request & { user?: User };
 
-interface ChatBody {
-  id?: string;
-  conversationId?: string;
-  messages: UIMessage[];
-}
-
-function parseBody(body: unknown): ChatBody {
-  if (typeof body !== "object" || body === null) {
-    throw validationFailed("The body must be a JSON object with `messages`.");
-  }
-  const { id, conversationId, messages } = body as PlainObject;
-  if (!Array.isArray(messages) || messages.length === 0) {
-    throw validationFailed("`messages` must be a non-empty array of UI messages.", {
-      messages: "required",
-    });
-  }
-  messages.forEach((message, index) => {
-    const m = message as PlainObject;
-    if (
-      typeof m !== "object" ||
-      m === null ||
-      !["user", "assistant", "system"].includes(m.role as string) ||
-      !Array.isArray(m.parts)
-    ) {
-      throw validationFailed(`messages[${index}] must be {id, role, parts: [...]}.`, {
-        [`messages.${index}`]: "invalid",
-      });
-    }
-  });
-  if (id !== undefined && (typeof id !== "string" || id.length > 200)) {
-    throw validationFailed("`id` must be a string.", { id: "invalid" });
-  }
-  if (conversationId !== undefined && typeof conversationId !== "string") {
-    throw validationFailed("`conversationId` must be a string.", { conversationId: "invalid" });
-  }
-  return {
-    messages: messages as UIMessage[],
-    ...(id ? { id: id as string } : {}),
-    ...(conversationId ? { conversationId: conversationId as string } : {}),
-  };
-}
-
 function needsApproval(approval: ChatApproval, annotations: PlainObject | undefined): boolean {
   if (approval === "none") return false;
   // MCP's defaults: a tool not marked read-only is destructive unless it says otherwise.
@@ -155,63 +121,6 @@ function errorCodeOf(error: unknown): string {
   return "llm_failed";
 }
 
-/** Maps the model's placeholders back to the originals before the client sees them. */
-function restoreTransform(redactor: Redactor): StreamTextTransform<ToolSet> {
-  return () => {
-    const held = new Map<string, { id: string; rest: PlainObject; text: string }>();
-    return new TransformStream<TextStreamPart<ToolSet>, TextStreamPart<ToolSet>>({
-      transform(part, controller) {
-        if (part.type === "text-delta" || part.type === "reasoning-delta") {
-          const key = `${part.type}:${part.id}`;
-          const text = (held.get(key)?.text ?? "") + part.text;
-          const keep = partialPlaceholderLength(text);
-          const ready = text.slice(0, text.length - keep);
-          held.set(key, {
-            id: part.id,
-            rest: part as unknown as PlainObject,
-            text: text.slice(ready.length),
-          });
-          if (ready) controller.enqueue({ ...part, text: redactor.restore(ready) });
-          return;
-        }
-        if (part.type === "text-end" || part.type === "reasoning-end") {
-          const key = `${part.type === "text-end" ? "text-delta" : "reasoning-delta"}:${part.id}`;
-          const pending = held.get(key);
-          held.delete(key);
-          if (pending?.text) {
-            controller.enqueue({
-              ...(pending.rest as unknown as TextStreamPart<ToolSet>),
-              text: redactor.restore(pending.text),
-            } as TextStreamPart<ToolSet>);
-          }
-          controller.enqueue(part);
-          return;
-        }
-        const copy = { ...part } as PlainObject;
-        if ("input" in copy) copy.input = redactor.restoreDeep(copy.input);
-        if ("delta" in copy && typeof copy.delta === "string")
-          copy.delta = redactor.restore(copy.delta);
-        if ("toolCall" in copy && copy.toolCall && typeof copy.toolCall === "object") {
-          const call = copy.toolCall as PlainObject;
-          copy.toolCall = { ...call, input: redactor.restoreDeep(call.input) };
-        }
-        controller.enqueue(copy as unknown as TextStreamPart<ToolSet>);
-      },
-      flush(controller) {
-        // A stream cut short (an error, an abort) still delivers the text held back.
-        for (const pending of held.values()) {
-          if (!pending.text) continue;
-          controller.enqueue({
-            ...(pending.rest as unknown as TextStreamPart<ToolSet>),
-            text: redactor.restore(pending.text),
-          } as TextStreamPart<ToolSet>);
-        }
-        held.clear();
-      },
-    });
-  };
-}
-
 export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
   const terreno = options.app;
   const basePath = options.path ?? "/chat";
@@ -219,8 +128,10 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
   const persist = options.persist !== false;
   const maxSteps = options.maxSteps ?? 5;
   const system = options.system ?? DEFAULT_CHAT_SYSTEM;
+  const systemPrompt = typeof system === "function" ? system : () => system;
   const telemetryWindow = options.telemetryWindow ?? 500;
   const docsTool = options.docs ? searchDocsTool(options.docs) : undefined;
+  const info = chatModelInfo(options.model, approval, options.modelLabel);
   const modelId =
     typeof options.model === "string"
       ? options.model
@@ -341,7 +252,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
   async function chat(req: ChatRequest, res: Response): Promise<void> {
     const user = req.user as User;
     const startedAt = Date.now();
-    const body = parseBody(req.body);
+    const body = parseChatBody(req.body);
     const conversationId = persist ? await resolveConversation(user, body) : undefined;
     const conversationKey = conversationId ?? body.id ?? "none";
     const last = body.messages.at(-1);
@@ -390,7 +301,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
 
     const result = streamText({
       model: options.model,
-      system,
+      system: systemPrompt(),
       messages,
       tools,
       stopWhen: stepCountIs(maxSteps),
@@ -457,6 +368,17 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
       return;
     }
     next();
+  }
+
+  // A chat stores the conversation, so a read-only token may not start one (REST's rule: a read
+  // scope may only GET); its tools would be read-only anyway.
+  function requireWriteScope(req: ChatRequest, _res: Response, next: NextFunction): void {
+    try {
+      assertScopeAllows({ user: req.user }, "create");
+      next();
+    } catch (error) {
+      next(error);
+    }
   }
 
   async function listMessages(req: ChatRequest, res: Response): Promise<void> {
@@ -605,9 +527,11 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
         : undefined;
       const chain = [
         requireUser,
+        requireWriteScope,
         ...(limiter ? [limiter.middleware({ cost: limit?.cost ?? 1 })] : []),
       ];
       app.post(basePath, ...chain, chat);
+      app.get(`${basePath}/info`, requireUser, chatInfoHandler(info));
       app.get(`${basePath}/telemetry`, requireUser, telemetry);
       app.get(`${basePath}/conversations/:id/messages`, requireUser, listMessages);
       app.use(`${basePath}/conversations`, conversations);

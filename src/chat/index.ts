@@ -3,6 +3,8 @@
  * tools, approval before writes, stored conversations, feedback, telemetry, a rate limit and
  * PII redaction. A separate entry point so that the package root never imports `ai`.
  */
+
+export { type ChatModelInfo, chatModelInfo, DEMO_MODEL_LABEL } from "./chatInfo.js";
 export {
   type ChatApproval,
   type ChatPluginOptions,

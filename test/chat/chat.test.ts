@@ -3,12 +3,29 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import type { Express } from "express";
 import request from "supertest";
-import { ChatFeedback, ChatMessage, ChatTelemetry, Conversation } from "../../src/chat/index.js";
+import {
+  ChatFeedback,
+  ChatMessage,
+  ChatTelemetry,
+  Conversation,
+  createDemoModel,
+  DEMO_MODEL_ID,
+  DEMO_MODEL_LABEL,
+} from "../../src/chat/index.js";
 import type { PlainObject } from "../../src/core/types.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Food, Todo, User } from "../helpers/models.js";
-import { buildChatApp, postChat, scriptedModel, userMessage, waitFor } from "./helpers.js";
+import {
+  answerApproval,
+  assistantMessage,
+  buildChatApp,
+  postChat,
+  scriptedModel,
+  storedMessages,
+  userMessage,
+  waitFor,
+} from "./helpers.js";
 
 useTestDatabase("chat_plugin");
 
@@ -16,43 +33,6 @@ useTestDatabase("chat_plugin");
 async function isDeleted(id: unknown): Promise<boolean> {
   const doc = await Todo.findById(id).lean<PlainObject>();
   return !doc || doc.deleted === true;
-}
-
-type UIPart = PlainObject & { type: string; state?: string; toolCallId?: string };
-
-async function storedMessages(conversationId: string): Promise<PlainObject[]> {
-  return ChatMessage.find({ conversationId }).sort({ createdAt: 1, _id: 1 }).lean<PlainObject[]>();
-}
-
-/** Waits until the assistant message of a conversation is stored and has a part matching `test`. */
-async function assistantMessage(
-  conversationId: string,
-  test: (parts: UIPart[]) => boolean = () => true,
-): Promise<PlainObject & { messageId: string; parts: UIPart[] }> {
-  return waitFor(async () => {
-    const rows = await storedMessages(conversationId);
-    const found = rows.filter((row) => row.role === "assistant").at(-1) as
-      | (PlainObject & { messageId: string; parts: UIPart[] })
-      | undefined;
-    return found && test(found.parts) ? found : undefined;
-  });
-}
-
-/** The stored assistant message with its pending approval answered. */
-function answerApproval(message: { messageId: string; parts: UIPart[] }, approved: boolean) {
-  return {
-    id: message.messageId,
-    role: "assistant",
-    parts: message.parts.map((part) =>
-      part.state === "approval-requested"
-        ? {
-            ...part,
-            state: "approval-responded",
-            approval: { ...(part.approval as PlainObject), approved },
-          }
-        : part,
-    ),
-  };
 }
 
 describe("chat plugin", () => {
@@ -503,6 +483,66 @@ describe("chat plugin", () => {
     assert.doesNotMatch(JSON.stringify(stored.parts), /\[EMAIL_1\]/);
   });
 
+  test("GET /chat/info names the model for signed-in users; the demo model says it is no LLM", async () => {
+    const mock = buildChatApp({ model: scriptedModel(), approval: "destructive" });
+    assert.equal((await request(mock).get("/chat/info")).status, 401);
+    const res = await request(mock).get("/chat/info").set(bearer(ada));
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, {
+      data: {
+        model: "mock-chat",
+        provider: "mock-provider",
+        label: "mock-chat",
+        offline: false,
+        approval: "destructive",
+      },
+    });
+
+    const labelled = buildChatApp({ model: scriptedModel(), modelLabel: "Mock (tests)" });
+    const named = await request(labelled).get("/chat/info").set(bearer(ada));
+    assert.equal(named.body.data.label, "Mock (tests)");
+
+    const demo = buildChatApp({ model: createDemoModel() });
+    const offline = await request(demo).get("/chat/info").set(bearer(ada));
+    assert.deepEqual(offline.body.data, {
+      model: DEMO_MODEL_ID,
+      provider: "terreno",
+      label: DEMO_MODEL_LABEL,
+      offline: true,
+      approval: "writes",
+    });
+    assert.match(DEMO_MODEL_LABEL, /not an LLM/);
+
+    // A gateway model given as a string has no provider object.
+    const gateway = buildChatApp({ model: "openai/gpt-4o-mini" });
+    const byName = await request(gateway).get("/chat/info").set(bearer(ada));
+    assert.deepEqual(byName.body.data, {
+      model: "openai/gpt-4o-mini",
+      label: "openai/gpt-4o-mini",
+      offline: false,
+      approval: "writes",
+    });
+  });
+
+  test("a read-only personal token may not chat (a chat is a write); a write token may", async () => {
+    const token = async (scope: "read" | "write") => {
+      const res = await request(setupApp)
+        .post("/auth/tokens")
+        .set(bearer(ada))
+        .send({ name: `chat-${scope}`, scope });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return { ...ada, token: String(res.body.data.token) };
+    };
+    const app = buildChatApp({ model: scriptedModel() });
+    const before = await Conversation.countDocuments({ ownerId: ada.userId });
+    const refused = await postChat(app, await token("read"), { messages: [userMessage("hi")] });
+    assert.equal(refused.status, 403);
+    assert.equal((refused.body as PlainObject).code, "forbidden");
+    assert.equal(await Conversation.countDocuments({ ownerId: ada.userId }), before);
+    const allowed = await postChat(app, await token("write"), { messages: [userMessage("hi")] });
+    assert.equal(allowed.status, 200);
+  });
+
   test("persist: false stores nothing", async () => {
     const frank = await signUp(setupApp, "frank");
     const reply = await postChat(buildChatApp({ model: scriptedModel(), persist: false }), frank, {
@@ -511,5 +551,8 @@ describe("chat plugin", () => {
     assert.equal(reply.status, 200);
     assert.equal(reply.headers["x-conversation-id"], undefined);
     assert.equal(await Conversation.countDocuments({ ownerId: frank.userId }), 0);
+    // Telemetry is still written (after the stream ends): wait for it, so the database is not
+    // closed under the write when this file ends.
+    await waitFor(() => ChatTelemetry.findOne({ ownerId: frank.userId }).lean<PlainObject>());
   });
 });

@@ -1,10 +1,14 @@
-/** Shared pieces of the chat plugin suites: a scripted mock model, the app, SSE parsing. */
+/**
+ * Shared pieces of the chat suites: a scripted mock model, the app, SSE parsing, and the stored
+ * assistant message with its approval answered the way useChat sends it back.
+ */
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import type { Express } from "express";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { type ChatPluginOptions, chatPlugin } from "../../src/chat/index.js";
+import { ChatMessage, type ChatPluginOptions, chatPlugin } from "../../src/chat/index.js";
+import type { PlainObject } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, type TestUser } from "../helpers/auth.js";
 import { Food, Todo, User } from "../helpers/models.js";
@@ -135,4 +139,41 @@ export async function waitFor<T>(
     if (Date.now() > end) throw new Error("waitFor: timed out");
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+export type UIPart = PlainObject & { type: string; state?: string; toolCallId?: string };
+
+export async function storedMessages(conversationId: string): Promise<PlainObject[]> {
+  return ChatMessage.find({ conversationId }).sort({ createdAt: 1, _id: 1 }).lean<PlainObject[]>();
+}
+
+/** Waits until the assistant message of a conversation is stored and has a part matching `test`. */
+export async function assistantMessage(
+  conversationId: string,
+  test: (parts: UIPart[]) => boolean = () => true,
+): Promise<PlainObject & { messageId: string; parts: UIPart[] }> {
+  return waitFor(async () => {
+    const rows = await storedMessages(conversationId);
+    const found = rows.filter((row) => row.role === "assistant").at(-1) as
+      | (PlainObject & { messageId: string; parts: UIPart[] })
+      | undefined;
+    return found && test(found.parts) ? found : undefined;
+  });
+}
+
+/** The stored assistant message with its pending approval answered. */
+export function answerApproval(message: { messageId: string; parts: UIPart[] }, approved: boolean) {
+  return {
+    id: message.messageId,
+    role: "assistant",
+    parts: message.parts.map((part) =>
+      part.state === "approval-requested"
+        ? {
+            ...part,
+            state: "approval-responded",
+            approval: { ...(part.approval as PlainObject), approved },
+          }
+        : part,
+    ),
+  };
 }

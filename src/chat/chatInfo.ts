@@ -1,0 +1,48 @@
+/**
+ * `GET /chat/info`: which model answers and how writes are gated, so a page can name the model
+ * (and say plainly when the offline demo answers rather than an LLM) without guessing from
+ * replies. It reveals no endpoint, key or prompt: only what the chat UI shows anyway.
+ */
+import type { LanguageModel } from "ai";
+import type { Request, Response } from "express";
+import type { ChatApproval } from "./chatPlugin.js";
+import { DEMO_MODEL_ID } from "./demoModel.js";
+
+export const DEMO_MODEL_LABEL = "Offline demo (rule-based, not an LLM)";
+
+export interface ChatModelInfo {
+  /** The model id, e.g. `gpt-4o-mini`; `terreno-demo` (DEMO_MODEL_ID) for the demo model. */
+  model: string;
+  /** The provider's name, e.g. `llm.chat`; absent for a gateway model given as a string. */
+  provider?: string;
+  /** A name for people: the plugin's `modelLabel`, else the model id; the demo model says what it is. */
+  label: string;
+  /** True for the built-in rule-based demo model: no LLM answers. */
+  offline: boolean;
+  /** Which tool calls wait for the user's approval (the plugin's `approval`). */
+  approval: ChatApproval;
+}
+
+export function chatModelInfo(
+  model: LanguageModel,
+  approval: ChatApproval,
+  label?: string,
+): ChatModelInfo {
+  const id = typeof model === "string" ? model : model.modelId;
+  const offline = typeof model !== "string" && model.modelId === DEMO_MODEL_ID;
+  return {
+    model: id,
+    ...(typeof model === "string" ? {} : { provider: model.provider }),
+    label: label ?? (offline ? DEMO_MODEL_LABEL : id),
+    offline,
+    approval,
+  };
+}
+
+/** The route: `{data: ChatModelInfo}`, computed once. */
+export function chatInfoHandler(info: ChatModelInfo) {
+  const body = { data: info };
+  return (_req: Request, res: Response): void => {
+    res.json(body);
+  };
+}
