@@ -28,6 +28,7 @@ import { consoleLogger, type Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
 import type { OperationObserver, User } from "../core/types.js";
 import { mcpPlugin } from "../mcp/endpoint.js";
+import { withAuthorizationServers } from "../mcp/resourceMetadata.js";
 import { openApiPlugin } from "../openapi/plugin.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
 import { type RateLimit, RateLimits, type RateLimitWindow } from "../ops/rateLimit.js";
@@ -257,7 +258,12 @@ export class TerrenoApp {
     this.rateLimits.prepare(this.resources);
     const plugins = [...this.plugins];
     // Tools come only from routers registered with this app, so two apps never share tools.
-    const mcp = mcpPlugin(ctx, this.toolDefinitions, options.mcp);
+    // A plugin's own authorization server (terreno-mcp/oauth) is advertised by /mcp's metadata.
+    const authorizationServers = plugins.flatMap((plugin) =>
+      plugin.authorizationServer ? [plugin.authorizationServer] : [],
+    );
+    const mcpOptions = withAuthorizationServers(options.mcp, authorizationServers);
+    const mcp = mcpPlugin(ctx, this.toolDefinitions, mcpOptions);
     if (mcp) plugins.push(mcp);
     // GET /openapi.json and /docs, unless `openapi: false`.
     if (options.openapi !== false) plugins.push(openApiPlugin(options.openapi));

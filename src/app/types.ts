@@ -147,4 +147,10 @@ export interface TerrenoPlugin {
   authProvider?: AuthProvider;
   /** An audit sink contributed by the plugin (e.g. `auditToMongo()`), next to `onAudit`. */
   onAudit?: AuditSink;
+  /**
+   * An OAuth authorization server the plugin runs (`terreno-mcp/oauth`): its `issuer` joins the
+   * `authorization_servers` of /mcp's Protected Resource Metadata, and its `resource` (the MCP
+   * URL its tokens are issued for) becomes `mcp.resourceUrl` when that is not set.
+   */
+  authorizationServer?: { issuer: string; resource: string };
 }

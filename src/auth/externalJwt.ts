@@ -48,7 +48,12 @@ export interface ExternalJwtProviderOptions {
   /** The issuer identifier, exactly as in the tokens' `iss`, e.g. `https://tenant.auth0.com/`. */
   issuer: string;
   /** Where the issuer publishes its keys (the `jwks_uri` of its discovery document). */
-  jwksUri: string | URL;
+  jwksUri?: string | URL;
+  /**
+   * The issuer's keys without a fetch, instead of `jwksUri`: a `jose` key resolver such as
+   * `createLocalJWKSet(jwks)`, for an issuer running in this process (`terreno-mcp/oauth`).
+   */
+  keys?: JWTVerifyGetKey;
   /**
    * The audience tokens must carry in `aud`: this API's resource identifier, which for MCP
    * clients is the MCP endpoint's URL (`mcp.resourceUrl`, e.g. `https://api.example.com/mcp`).
@@ -139,7 +144,11 @@ export function externalJwtProvider(options: ExternalJwtProviderOptions): AuthPr
     throw new Error("externalJwtProvider: audience is required (the MCP resource URL).");
   }
   if (!options.issuer) throw new Error("externalJwtProvider: issuer is required.");
-  const keys: JWTVerifyGetKey = createRemoteJWKSet(new URL(options.jwksUri), options.jwks);
+  if (!options.jwksUri === !options.keys) {
+    throw new Error("externalJwtProvider: set exactly one of jwksUri and keys.");
+  }
+  const keys: JWTVerifyGetKey =
+    options.keys ?? createRemoteJWKSet(new URL(options.jwksUri as string | URL), options.jwks);
   const scopesOf = options.scopesFromClaims ?? scopesFromStandardClaims;
   const clockTolerance = options.clockToleranceSeconds ?? 30;
 

@@ -141,3 +141,38 @@ export function resourceMetadataHandler(
     res.json(protectedResourceMetadata(resource, options.oauth));
   };
 }
+
+/**
+ * The MCP endpoint options with the plugins' own authorization servers added: each issuer joins
+ * `authorization_servers`, and its resource becomes `resourceUrl` when none is configured. A
+ * configured `resourceUrl` that differs is a configuration error: every token would be refused.
+ */
+export function withAuthorizationServers<
+  Options extends { resourceUrl?: string; oauth?: McpOAuthOptions },
+>(
+  options: Options | undefined,
+  servers: ReadonlyArray<{ issuer: string; resource: string }>,
+): Options | undefined {
+  if (servers.length === 0) return options;
+  const [resource, ...others] = [...new Set(servers.map((server) => server.resource))];
+  if (others.length > 0) {
+    throw new Error(
+      `Two authorization servers issue tokens for different MCP resources: ${[resource, ...others].join(", ")}.`,
+    );
+  }
+  const configured = options?.resourceUrl;
+  if (configured !== undefined && configured !== resource) {
+    throw new Error(
+      `mcp.resourceUrl "${configured}" differs from the authorization server's resource "${resource}": its tokens would all be refused.`,
+    );
+  }
+  const listed = options?.oauth?.authorizationServers ?? [];
+  const issuers = servers
+    .map((server) => server.issuer)
+    .filter((issuer) => !listed.includes(issuer));
+  return {
+    ...options,
+    resourceUrl: resource,
+    oauth: { ...options?.oauth, authorizationServers: [...listed, ...issuers] },
+  } as Options;
+}

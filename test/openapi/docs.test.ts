@@ -5,55 +5,26 @@
  * README's screenshot.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { createExampleApp } from "../../example-backend/app.js";
+import { browserSkipReason, launchChromium } from "../helpers/browser.js";
 import { type Listening, listen } from "../helpers/mcpClients.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-function chromiumPath(): string | undefined {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  try {
-    return (
-      execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim() || undefined
-    );
-  } catch {
-    return undefined;
-  }
-}
-
-const executablePath = chromiumPath();
-// CI installs chromium (.ci/run); elsewhere a machine without it skips, saying why.
-const skip =
-  executablePath || process.env.CI
-    ? false
-    : "chromium is not installed (apt-get install -y chromium, or set CHROMIUM_PATH)";
-
-describe("API docs in a browser", { skip }, () => {
+describe("API docs in a browser", { skip: browserSkipReason() }, () => {
   let server: Listening;
   let browser: Browser;
 
   before(async () => {
     server = await listen(createExampleApp({ jwtSecret: JWT_SECRET, env: {} }).build());
-    browser = await chromium.launch({
-      executablePath: executablePath ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--headless",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,0 +1,84 @@
+/**
+ * The Better Auth instance behind the built-in authorization server: `mcp()` (Better Auth's
+ * OAuth 2.1 provider configured for MCP: authorization and token endpoints, PKCE, dynamic client
+ * registration, consent records, RFC 8414 metadata) with `jwt()` signing the access tokens, and
+ * the session bridge that signs the app's own users in. Everything OAuth is the library's.
+ */
+import { mcp } from "@better-auth/mcp";
+import { betterAuth } from "better-auth";
+import { mongodbAdapter } from "better-auth/adapters/mongodb";
+import { jwt } from "better-auth/plugins/jwt";
+import type { Connection } from "mongoose";
+import { registrationDefaults } from "./registrationDefaults.js";
+import { APP_USER_ID_CLAIM, APP_USER_ID_FIELD, sessionBridge } from "./sessionBridge.js";
+
+export interface OAuthInstanceSettings {
+  secret: string;
+  /** The issuer: the server's origin, e.g. `http://127.0.0.1:4000`. */
+  issuer: string;
+  /** Where Better Auth's endpoints live, e.g. `/oauth`. */
+  basePath: string;
+  /** The MCP URL tokens are issued for (their `aud`). */
+  resource: string;
+  scopes: string[];
+  loginPage: string;
+  consentPage: string;
+  allowDynamicClientRegistration: boolean;
+  accessTokenTtlSeconds: number;
+  /** Prefix of the instance's own collections, apart from any Better Auth the app runs itself. */
+  collectionPrefix: string;
+}
+
+/** `mcp()` validates its options when called: done at configuration time, not first request. */
+export function oauthPlugins(settings: OAuthInstanceSettings) {
+  return [
+    jwt({ jwt: { issuer: settings.issuer } }),
+    mcp({
+      resource: settings.resource,
+      loginPage: settings.loginPage,
+      consentPage: settings.consentPage,
+      scopes: settings.scopes,
+      accessTokenExpiresIn: settings.accessTokenTtlSeconds,
+      allowDynamicClientRegistration: settings.allowDynamicClientRegistration,
+      // MCP clients (Claude Code, Cursor, VS Code, the Inspector) register themselves, as public
+      // clients without a secret; PKCE S256 is what protects their codes.
+      allowUnauthenticatedClientRegistration: settings.allowDynamicClientRegistration,
+      // The app user the token acts for: stable across email changes, unlike the email.
+      customAccessTokenClaims: ({ user }) => {
+        const appUserId = user?.[APP_USER_ID_FIELD];
+        return typeof appUserId === "string" ? { [APP_USER_ID_CLAIM]: appUserId } : {};
+      },
+    }),
+    registrationDefaults(),
+    sessionBridge(),
+  ];
+}
+
+export function createOAuthInstance(
+  settings: OAuthInstanceSettings,
+  plugins: ReturnType<typeof oauthPlugins>,
+  connection: Connection,
+) {
+  const db = connection.db;
+  if (!db) throw new Error("oauthServer: Mongoose is not connected (await connectDatabase(uri)).");
+  const prefix = settings.collectionPrefix;
+  return betterAuth({
+    baseURL: settings.issuer,
+    basePath: settings.basePath,
+    secret: settings.secret,
+    // Standalone servers and FerretDB have no transactions.
+    database: mongodbAdapter(db, { client: connection.getClient(), transaction: false }),
+    // People sign in with the app's own accounts (the sign-in page), never Better Auth's.
+    emailAndPassword: { enabled: false },
+    user: { modelName: `${prefix}users` },
+    session: { modelName: `${prefix}sessions` },
+    account: { modelName: `${prefix}accounts` },
+    verification: { modelName: `${prefix}verifications` },
+    // Its session cookie must not be mistaken for (or overwrite) an app's own Better Auth one.
+    advanced: { cookiePrefix: "terreno-oauth" },
+    telemetry: { enabled: false },
+    plugins,
+  });
+}
+
+export type OAuthInstance = ReturnType<typeof createOAuthInstance>;

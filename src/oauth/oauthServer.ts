@@ -1,0 +1,202 @@
+/**
+ * `oauthServer()`: a built-in OAuth 2.1 authorization server for the MCP endpoint, so MCP
+ * clients (Claude Code, Cursor, VS Code, the Inspector) sign in through the browser with the
+ * app's own accounts instead of a pasted token. The protocol is Better Auth's (`@better-auth/mcp`
+ * and `jwt()`); this plugin mounts it, serves the metadata where clients look, renders the
+ * sign-in and consent pages, and turns the tokens it issues into callers.
+ */
+import {
+  oauthProviderAuthServerMetadata,
+  oauthProviderOpenIdConfigMetadata,
+} from "@better-auth/oauth-provider";
+import { toNodeHandler } from "better-auth/node";
+import type { Request, Response } from "express";
+import type { JSONWebKeySet } from "jose";
+import mongoose, { type Connection } from "mongoose";
+import type { TerrenoPlugin } from "../app/types.js";
+import type { AnyModel } from "../core/types.js";
+import { DEFAULT_MCP_PATH } from "../mcp/endpoint.js";
+import { oauthAccessTokenProvider } from "./accessTokens.js";
+import {
+  createOAuthInstance,
+  type OAuthInstance,
+  type OAuthInstanceSettings,
+  oauthPlugins,
+} from "./authInstance.js";
+import { oauthPageRoutes } from "./pageRoutes.js";
+
+export const DEFAULT_OAUTH_BASE_PATH = "/oauth";
+export const DEFAULT_OAUTH_SCOPES: readonly string[] = [
+  "mcp:read",
+  "mcp:write",
+  "openid",
+  "offline_access",
+];
+
+export interface OAuthServerOptions {
+  /** Signs the provider's state and cookies; at least 32 random characters. */
+  secret: string;
+  /**
+   * The issuer: this server's public base URL, e.g. `https://api.example.com` (or
+   * `http://127.0.0.1:4000` locally). Its RFC 8414 metadata is served at
+   * `/.well-known/oauth-authorization-server`.
+   */
+  issuer: string;
+  /** The MCP endpoint's URL, the audience of every token. Default `${issuer}/mcp`. */
+  resource?: string;
+  /** The app's user model (with `authUserPlugin`): people sign in with its email and password. */
+  userModel: AnyModel;
+  /** Where Mongo data lives. Default `mongoose.connection`. */
+  connection?: Connection;
+  /** Where the OAuth endpoints and the sign-in and consent pages live. Default `/oauth`. */
+  basePath?: string;
+  /** Scopes clients may ask for. Default `mcp:read mcp:write openid offline_access`. */
+  scopes?: string[];
+  /**
+   * Open dynamic client registration (RFC 7591) for public clients: how Claude Code, Cursor,
+   * VS Code and the Inspector register themselves. Default true.
+   */
+  allowDynamicClientRegistration?: boolean;
+  /** Access-token lifetime in seconds. Default 3600. */
+  accessTokenTtlSeconds?: number;
+  /** The name shown on the sign-in page. Default "this app". */
+  appName?: string;
+}
+
+export interface OAuthServerPlugin extends TerrenoPlugin {
+  /** The Better Auth instance (after the database is connected), e.g. for `auth.api` calls. */
+  auth(): OAuthInstance;
+}
+
+const trimSlash = (value: string) => value.replace(/\/+$/, "");
+
+/** The endpoints a browser-based client (the Inspector) calls cross-origin, without cookies. */
+const PUBLIC_ENDPOINTS = new Set(["/oauth2/register", "/oauth2/token", "/oauth2/revoke", "/jwks"]);
+
+function openToBrowserClients(req: Request, res: Response, next: () => void): void {
+  if (!PUBLIC_ENDPOINTS.has(req.path)) {
+    next();
+    return;
+  }
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  if (req.method !== "OPTIONS") {
+    next();
+    return;
+  }
+  res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+  res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, DPoP");
+  res.status(204).end();
+}
+
+function settingsFrom(options: OAuthServerOptions): OAuthInstanceSettings {
+  if (typeof options.secret !== "string" || options.secret.length < 32) {
+    throw new Error("oauthServer: secret must be at least 32 characters.");
+  }
+  const issuer = trimSlash(new URL(options.issuer).href);
+  const basePath = trimSlash(options.basePath ?? DEFAULT_OAUTH_BASE_PATH);
+  const scopes = options.scopes ?? [...DEFAULT_OAUTH_SCOPES];
+  if (!scopes.includes("mcp:read") && !scopes.includes("mcp:write")) {
+    throw new Error("oauthServer: scopes must include mcp:read or mcp:write.");
+  }
+  return {
+    secret: options.secret,
+    issuer,
+    basePath,
+    resource: options.resource ?? `${issuer}${DEFAULT_MCP_PATH}`,
+    scopes,
+    loginPage: `${basePath}/login`,
+    consentPage: `${basePath}/consent`,
+    allowDynamicClientRegistration: options.allowDynamicClientRegistration ?? true,
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
+    collectionPrefix: "oauth_",
+  };
+}
+
+/**
+ * The authorization server as a TerrenoPlugin: `app.register(oauthServer({secret, issuer,
+ * userModel}))`. /mcp's Protected Resource Metadata then names it in `authorization_servers`,
+ * and its access tokens are accepted on /mcp and REST with their scopes.
+ */
+export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
+  const settings = settingsFrom(options);
+  if (!options.userModel.schema.path("email") || !options.userModel.schema.path("passwordHash")) {
+    throw new Error("oauthServer: the userModel needs authUserPlugin (email, passwordHash).");
+  }
+  // Validated now (mcp() checks the resource); the instance itself needs a connected database.
+  const plugins = oauthPlugins(settings);
+  let instance: OAuthInstance | undefined;
+  const auth = () => {
+    instance ??= createOAuthInstance(settings, plugins, options.connection ?? mongoose.connection);
+    return instance;
+  };
+  let nodeHandler: ReturnType<typeof toNodeHandler> | undefined;
+  const handle = (req: Request, res: Response, next: (error?: unknown) => void) => {
+    nodeHandler ??= toNodeHandler(auth());
+    nodeHandler(req, res).catch(next);
+  };
+  const metadata = (
+    handler: (auth: OAuthInstance) => (request: globalThis.Request) => Promise<globalThis.Response>,
+  ) => {
+    let cached: ((request: globalThis.Request) => Promise<globalThis.Response>) | undefined;
+    return (req: Request, res: Response, next: (error?: unknown) => void) => {
+      cached ??= handler(auth());
+      const request = new globalThis.Request(new URL(req.originalUrl, settings.issuer));
+      cached(request)
+        .then(async (response) => {
+          res.status(response.status);
+          response.headers.forEach((value, name) => {
+            res.setHeader(name, value);
+          });
+          res.send(await response.text());
+        })
+        .catch(next);
+    };
+  };
+  // Browser-based clients (the Inspector) read the metadata cross-origin.
+  const corsHeaders = { "Access-Control-Allow-Origin": "*" };
+
+  return {
+    name: "oauth-server",
+    auth,
+    authorizationServer: { issuer: settings.issuer, resource: settings.resource },
+    authProvider: oauthAccessTokenProvider({
+      issuer: settings.issuer,
+      resource: settings.resource,
+      userModel: options.userModel,
+      loadJwks: async () => (await auth().api.getJwks()) as unknown as JSONWebKeySet,
+    }),
+    beforeBodyParser(app, ctx) {
+      // RFC 8414: the issuer is the origin, so the metadata lives at the root well-known URL.
+      // The library's own handlers build the document.
+      const issuerPath = new URL(settings.issuer).pathname.replace(/\/$/, "");
+      app.get(
+        `/.well-known/oauth-authorization-server${issuerPath}`,
+        metadata((instance) => oauthProviderAuthServerMetadata(instance, { headers: corsHeaders })),
+      );
+      if (settings.scopes.includes("openid")) {
+        app.get(
+          `${issuerPath}/.well-known/openid-configuration`,
+          metadata((instance) =>
+            oauthProviderOpenIdConfigMetadata(instance, { headers: corsHeaders }),
+          ),
+        );
+      }
+      // Sign-in posts count against the app's per-IP auth limit (POST `${basePath}/login`).
+      const perIpLimit = ctx.rateLimits?.authRoutes(settings.basePath);
+      if (perIpLimit) app.use(perIpLimit);
+      app.use(settings.basePath, openToBrowserClients);
+      // The pages first: the library's handler below owns everything else under basePath.
+      app.use(
+        settings.basePath,
+        oauthPageRoutes({
+          auth,
+          userModel: options.userModel,
+          issuer: settings.issuer,
+          appName: options.appName ?? "this app",
+          loginGuard: ctx.rateLimits?.loginGuard,
+        }),
+      );
+      app.all(`${settings.basePath}/*splat`, handle);
+    },
+  };
+}

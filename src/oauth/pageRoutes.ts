@@ -1,0 +1,211 @@
+/**
+ * The sign-in and consent pages the OAuth provider sends a person to (`loginPage`,
+ * `consentPage`). Sign-in checks the app's own email and password (bcrypt, with the app's login
+ * lockout), then hands over to the session bridge; consent posts the person's choice to the
+ * provider's `/oauth2/consent`. Both forward to wherever the provider says next, by a 303.
+ */
+import express, { type Request, type RequestHandler, type Response, type Router } from "express";
+import { verifyPassword } from "../auth/password.js";
+import { noStore } from "../auth/routeHelpers.js";
+import type { AnyModel } from "../core/types.js";
+import type { LoginGuard } from "../ops/loginLockout.js";
+import { clientIp } from "../ops/rateLimit.js";
+import type { OAuthInstance } from "./authInstance.js";
+import { consentPage, problemPage, signInPage } from "./pages.js";
+
+export interface PageRoutesOptions {
+  auth: () => OAuthInstance;
+  userModel: AnyModel;
+  issuer: string;
+  appName: string;
+  loginGuard?: LoginGuard;
+}
+
+/** Where a form may send the browser: here, and (after a redirect) the client's redirect URI. */
+function contentSecurityPolicy(oauthQuery: string): string {
+  let target = "";
+  try {
+    const redirect = new URL(new URLSearchParams(oauthQuery).get("redirect_uri") ?? "");
+    target = redirect.protocol.startsWith("http") ? redirect.origin : redirect.protocol;
+  } catch {
+    // No valid redirect URI: forms may only post here.
+  }
+  const formAction = ["'self'", target].filter(Boolean).join(" ");
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+function sendPage(res: Response, status: number, html: string, oauthQuery = ""): void {
+  res.setHeader("Content-Security-Policy", contentSecurityPolicy(oauthQuery));
+  // helmet's `no-referrer` makes the browser post the forms with `Origin: null`; the
+  // same-origin check needs the real origin, and nothing leaks to other sites either way.
+  res.setHeader("Referrer-Policy", "same-origin");
+  res.status(status).type("html").send(html);
+}
+
+const queryOf = (req: Request): string => {
+  const index = req.originalUrl.indexOf("?");
+  return index < 0 ? "" : req.originalUrl.slice(index + 1);
+};
+
+const field = (req: Request, name: string): string => {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === "string" ? value : "";
+};
+
+/** The request the library sees: this one's cookies, asking for JSON rather than a redirect. */
+function libraryRequest(
+  req: Request,
+  issuer: string,
+): { request: globalThis.Request; headers: Headers } {
+  const headers = new Headers({ accept: "application/json" });
+  if (req.headers.cookie) headers.set("cookie", req.headers.cookie);
+  const userAgent = req.headers["user-agent"];
+  if (userAgent) headers.set("user-agent", userAgent);
+  return {
+    headers,
+    request: new globalThis.Request(new URL(req.originalUrl, issuer), { method: "POST", headers }),
+  };
+}
+
+/** Passes on the library's cookies, then follows its `{url}` / `{redirect_uri}` with a 303. */
+async function forward(response: globalThis.Response, res: Response): Promise<void> {
+  for (const cookie of response.headers.getSetCookie()) res.append("Set-Cookie", cookie);
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  const next = body.url ?? body.redirect_uri;
+  if (response.ok && typeof next === "string") {
+    res.redirect(303, next);
+    return;
+  }
+  const detail = body.error_description ?? body.message ?? "The authorization request failed.";
+  sendPage(res, Math.max(response.status, 400), problemPage("Sign-in failed", String(detail)));
+}
+
+/** Cross-site form posts are refused: the pages are only ever posted from themselves. */
+function sameOrigin(issuer: string): RequestHandler {
+  const origin = new URL(issuer).origin;
+  return (req, res, next) => {
+    const from = req.headers.origin;
+    if (!from || from === origin || from === `${req.protocol}://${req.get("host")}`) return next();
+    sendPage(res, 403, problemPage("Refused", "This form was posted from another site."));
+  };
+}
+
+export function oauthPageRoutes(options: PageRoutesOptions): Router {
+  const { auth, issuer, appName, userModel, loginGuard } = options;
+  const router = express.Router();
+  const form = express.urlencoded({ extended: false, limit: "16kb" });
+  router.use(noStore);
+
+  router.get("/login", (req, res) => {
+    const oauthQuery = queryOf(req);
+    sendPage(
+      res,
+      200,
+      signInPage({ action: req.baseUrl + req.path, oauthQuery, appName }),
+      oauthQuery,
+    );
+  });
+
+  const signIn = async (req: Request, res: Response) => {
+    const oauthQuery = field(req, "oauth_query");
+    const email = field(req, "email").toLowerCase().trim();
+    const again = (status: number, error: string) =>
+      sendPage(
+        res,
+        status,
+        signInPage({ action: req.baseUrl + req.path, oauthQuery, appName, email, error }),
+        oauthQuery,
+      );
+    if (!oauthQuery) {
+      sendPage(res, 400, problemPage("Sign-in failed", "This sign-in link is incomplete."));
+      return;
+    }
+    const ip = clientIp(req);
+    try {
+      await loginGuard?.check(email, ip);
+    } catch {
+      again(429, "Too many failed sign-ins for this account. Wait a minute and try again.");
+      return;
+    }
+    const user = email
+      ? await userModel
+          .findOne({ email: { $eq: email } })
+          .select("+passwordHash")
+          .exec()
+      : null;
+    const valid = await verifyPassword(field(req, "password"), user?.get("passwordHash"));
+    if (!user || !valid) {
+      await loginGuard?.failed(email, ip);
+      again(401, "Invalid email or password.");
+      return;
+    }
+    if (user.get("disabled") === true) {
+      again(403, "This account is disabled.");
+      return;
+    }
+    await loginGuard?.succeeded(email, ip);
+    const name = user.get("name");
+    const { request, headers } = libraryRequest(req, issuer);
+    const response = await auth().api.terrenoOAuthSession({
+      body: {
+        appUserId: String(user._id),
+        email,
+        ...(typeof name === "string" && name ? { name } : {}),
+        oauth_query: oauthQuery,
+      },
+      headers,
+      request,
+      asResponse: true,
+    });
+    await forward(response, res);
+  };
+  router.post("/login", form, sameOrigin(issuer), signIn);
+
+  router.get("/consent", async (req, res) => {
+    const oauthQuery = queryOf(req);
+    const params = new URLSearchParams(oauthQuery);
+    const headers = libraryRequest(req, issuer).headers;
+    const session = await auth().api.getSession({ headers });
+    const clientId = params.get("client_id");
+    if (!session || !clientId) {
+      sendPage(res, 401, problemPage("Sign-in expired", "Your sign-in has expired."));
+      return;
+    }
+    const client = await auth()
+      .api.getOAuthClientPublic({ query: { client_id: clientId }, headers })
+      .catch(() => undefined);
+    const scopes = (params.get("scope") ?? "").split(" ").filter(Boolean);
+    const view = {
+      action: req.baseUrl + req.path,
+      oauthQuery,
+      clientName: client?.client_name ?? clientId,
+      scopes,
+      userEmail: session.user.email,
+      readOnlyChoice: scopes.includes("mcp:write") && scopes.includes("mcp:read"),
+    };
+    sendPage(res, 200, consentPage(view), oauthQuery);
+  });
+
+  const consent = async (req: Request, res: Response) => {
+    const oauthQuery = field(req, "oauth_query");
+    const decision = field(req, "decision");
+    const scopes = (new URLSearchParams(oauthQuery).get("scope") ?? "").split(" ");
+    const { request, headers } = libraryRequest(req, issuer);
+    const response = await auth().api.oauth2Consent({
+      body: {
+        accept: decision === "allow" || decision === "allow-read",
+        ...(decision === "allow-read"
+          ? { scope: scopes.filter((scope) => scope && scope !== "mcp:write").join(" ") }
+          : {}),
+        oauth_query: oauthQuery,
+      },
+      headers,
+      request,
+      asResponse: true,
+    });
+    await forward(response, res);
+  };
+  router.post("/consent", form, sameOrigin(issuer), consent);
+
+  return router;
+}

@@ -1,0 +1,123 @@
+/**
+ * The sign-in, consent and problem pages: server-rendered HTML with plain forms, no script and
+ * no external asset, so they work under a strict Content-Security-Policy. Every value shown is
+ * escaped.
+ */
+
+const escapeHtml = (value: string): string =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+
+const STYLE = `
+  body { font-family: system-ui, sans-serif; background: #f5f5f4; color: #1c1917; margin: 0; }
+  main { max-width: 24rem; margin: 10vh auto; background: #fff; padding: 2rem; border-radius: .75rem;
+    box-shadow: 0 1px 3px rgba(0,0,0,.12); }
+  h1 { font-size: 1.25rem; margin: 0 0 1rem; }
+  label { display: block; margin: .75rem 0 .25rem; font-size: .9rem; }
+  input[type=email], input[type=password] { width: 100%; box-sizing: border-box; padding: .5rem;
+    border: 1px solid #d6d3d1; border-radius: .375rem; font: inherit; }
+  button { margin-top: 1rem; padding: .55rem 1rem; border-radius: .375rem; border: 1px solid #1c1917;
+    background: #1c1917; color: #fff; font: inherit; cursor: pointer; }
+  button.secondary { background: #fff; color: #1c1917; }
+  .error { color: #b91c1c; background: #fef2f2; padding: .5rem .75rem; border-radius: .375rem; }
+  ul { padding-left: 1.25rem; } .muted { color: #78716c; font-size: .85rem; }
+`;
+
+function page(title: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body><main>
+${body}
+</main></body>
+</html>`;
+}
+
+const hidden = (name: string, value: string) =>
+  `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+
+export interface SignInPage {
+  action: string;
+  oauthQuery: string;
+  appName: string;
+  email?: string;
+  error?: string;
+}
+
+export function signInPage(view: SignInPage): string {
+  return page(
+    `Sign in to ${view.appName}`,
+    `<h1>Sign in to ${escapeHtml(view.appName)}</h1>
+<p class="muted">An application is asking to connect to your account.</p>
+${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : ""}
+<form method="post" action="${escapeHtml(view.action)}">
+${hidden("oauth_query", view.oauthQuery)}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(view.email ?? "")}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+/** What each scope lets the client do, in words a person can judge. */
+const SCOPE_WORDS: Record<string, string> = {
+  "mcp:read": "Read your data through the MCP tools",
+  "mcp:write": "Create, change and delete your data through the MCP tools",
+  openid: "Know who you are",
+  profile: "See your name",
+  email: "See your email address",
+  offline_access: "Stay connected when you are away (refresh tokens)",
+};
+
+export interface ConsentPage {
+  action: string;
+  oauthQuery: string;
+  clientName: string;
+  scopes: string[];
+  userEmail?: string;
+  /** Offer "Allow read-only" (the requested scopes without mcp:write). */
+  readOnlyChoice: boolean;
+}
+
+export function consentPage(view: ConsentPage): string {
+  const items = view.scopes
+    .map(
+      (scope) =>
+        `<li><strong>${escapeHtml(SCOPE_WORDS[scope] ?? scope)}</strong> <span class="muted">(${escapeHtml(scope)})</span></li>`,
+    )
+    .join("\n");
+  const readOnly = view.readOnlyChoice
+    ? `<button type="submit" name="decision" value="allow-read" class="secondary">Allow read-only</button>`
+    : "";
+  return page(
+    `Allow ${view.clientName}?`,
+    `<h1>Allow <span id="client-name">${escapeHtml(view.clientName)}</span> to use your account?</h1>
+${view.userEmail ? `<p class="muted">Signed in as ${escapeHtml(view.userEmail)}</p>` : ""}
+<p>It asks to:</p>
+<ul id="scopes">${items}</ul>
+<form method="post" action="${escapeHtml(view.action)}">
+${hidden("oauth_query", view.oauthQuery)}
+<button type="submit" name="decision" value="allow">Allow</button>
+${readOnly}
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</form>`,
+  );
+}
+
+export function problemPage(title: string, detail: string): string {
+  return page(
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+<p class="error" role="alert">${escapeHtml(detail)}</p>
+<p class="muted">Start again from your MCP client.</p>`,
+  );
+}

@@ -1,0 +1,315 @@
+/**
+ * The built-in authorization server over plain HTTP: its metadata, the happy path of the
+ * authorization code flow, and every refusal a client or a person can meet. Wrong audience,
+ * expired token, a read scope calling a write tool, PKCE missing or `plain`, a redirect URI
+ * never registered, Deny on consent, a wrong password and the login lockout. (A revoked personal
+ * token is covered by test/auth/tokens.test.ts.)
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { decodeJwt } from "jose";
+import request from "supertest";
+import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { APP_USER_ID_CLAIM, oauthServer } from "../../src/oauth/index.js";
+import { modelRouter } from "../../src/rest/modelRouter.js";
+import { useTestDatabase } from "../helpers/database.js";
+import { connectClient } from "../helpers/mcpClients.js";
+import { Todo, User } from "../helpers/models.js";
+import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import {
+  authorizeOverHttp,
+  CALLBACK,
+  exchangeCode,
+  OAUTH_SECRET,
+  type OAuthTestServer,
+  PASSWORD,
+  pkce,
+  registerClient,
+  signUp,
+  startOAuthApp,
+} from "./oauthApp.js";
+
+useTestDatabase("oauth_refusals");
+
+const ACCEPT = "application/json, text/event-stream";
+const EMAIL = "refusals@example.com";
+
+describe("the built-in authorization server, over HTTP", () => {
+  let server: OAuthTestServer;
+  let userId: string;
+  let clientId: string;
+
+  before(async () => {
+    server = await startOAuthApp();
+    userId = await signUp(server.url, EMAIL);
+    clientId = await registerClient(server.url);
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  /** A code for `scope`, then the token exchange with its verifier. */
+  async function tokenFor(
+    scope: string,
+    { decision, client = clientId }: { decision?: "allow" | "allow-read"; client?: string } = {},
+  ): Promise<string> {
+    const { verifier, challenge } = pkce();
+    const landed = await authorizeOverHttp({
+      base: server.url,
+      clientId: client,
+      email: EMAIL,
+      decision,
+      params: {
+        redirect_uri: CALLBACK,
+        scope,
+        state: "s1",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        resource: server.mcpUrl,
+      },
+    });
+    const location = new URL(landed.location ?? "about:blank");
+    assert.equal(`${location.origin}${location.pathname}`, CALLBACK, landed.body);
+    assert.equal(location.searchParams.get("state"), "s1");
+    const code = location.searchParams.get("code");
+    assert.ok(code, `a code: ${landed.location}`);
+    const exchanged = await exchangeCode(server.url, {
+      code,
+      code_verifier: verifier,
+      client_id: client,
+      redirect_uri: CALLBACK,
+      resource: server.mcpUrl,
+    });
+    assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
+    return exchanged.body.access_token as string;
+  }
+
+  const mcpList = (token: string) =>
+    request(server.app)
+      .post("/mcp")
+      .set("Authorization", `Bearer ${token}`)
+      .set("Accept", ACCEPT)
+      .send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+
+  /** A token signed with the server's own key, with claims the test chooses. */
+  async function forged(claims: Record<string, unknown>): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    const { token } = await server.plugin.auth().api.signJWT({
+      body: {
+        payload: {
+          sub: "x",
+          aud: server.mcpUrl,
+          scope: "mcp:read mcp:write",
+          [APP_USER_ID_CLAIM]: userId,
+          iat: now,
+          exp: now + 600,
+          ...claims,
+        },
+      },
+    });
+    return token;
+  }
+
+  test("metadata: RFC 8414 at the root, S256 only, and /mcp names this issuer", async () => {
+    const metadata = await request(server.app).get("/.well-known/oauth-authorization-server");
+    assert.equal(metadata.status, 200);
+    assert.equal(metadata.body.issuer, server.url);
+    assert.deepEqual(metadata.body.code_challenge_methods_supported, ["S256"]);
+    assert.equal(metadata.body.authorization_endpoint, `${server.url}/oauth/oauth2/authorize`);
+    assert.equal(metadata.body.registration_endpoint, `${server.url}/oauth/oauth2/register`);
+    assert.equal(metadata.headers["access-control-allow-origin"], "*");
+    // Browser-based clients (the Inspector) register and redeem codes cross-origin.
+    const preflight = await request(server.app)
+      .options("/oauth/oauth2/token")
+      .set("Origin", "http://localhost:6274")
+      .set("Access-Control-Request-Method", "POST");
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers["access-control-allow-origin"], "*");
+    const oidc = await request(server.app).get("/.well-known/openid-configuration");
+    assert.equal(oidc.status, 200);
+    assert.equal(oidc.body.issuer, server.url);
+
+    const resource = await request(server.app).get("/.well-known/oauth-protected-resource/mcp");
+    assert.equal(resource.body.resource, server.mcpUrl);
+    assert.deepEqual(resource.body.authorization_servers, [server.url]);
+    const challenge = await mcpList("").set("Authorization", "");
+    assert.equal(challenge.status, 401);
+    assert.match(
+      challenge.headers["www-authenticate"],
+      /resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
+  });
+
+  test("a token from the flow works; its scope and audience are the MCP resource's", async () => {
+    const token = await tokenFor("mcp:read mcp:write");
+    const list = await mcpList(token);
+    assert.equal(list.status, 200);
+    const names = list.body.result.tools.map((tool: { name: string }) => tool.name);
+    assert.ok(names.includes("todos_create"), names.join());
+    const created = await request(server.app)
+      .post("/todos")
+      .set("Authorization", `Bearer ${token}`)
+      .send({ title: "via oauth" });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.data.ownerId.id, userId);
+    const claims = decodeJwt(token);
+    assert.equal(claims.aud, server.mcpUrl);
+    assert.equal(claims.iss, server.url);
+    assert.equal(claims.scope, "mcp:read mcp:write");
+    assert.equal(claims[APP_USER_ID_CLAIM], userId);
+  });
+
+  test("wrong audience: a token for another resource is 401 with a Bearer challenge", async () => {
+    const token = await forged({ aud: "http://127.0.0.1:1/other-mcp" });
+    const response = await mcpList(token);
+    assert.equal(response.status, 401);
+    assert.match(response.headers["www-authenticate"], /error="invalid_token"/);
+    assert.match(response.headers["www-authenticate"], /another resource/);
+    // The same key with the right audience is accepted: the audience alone was wrong.
+    assert.equal((await mcpList(await forged({}))).status, 200);
+  });
+
+  test("an expired token is 401", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const response = await mcpList(await forged({ iat: now - 7200, exp: now - 3600 }));
+    assert.equal(response.status, 401);
+    assert.match(response.headers["www-authenticate"], /expired/);
+  });
+
+  test("mcp:read: only read-only tools are listed, and a write tool answers as unknown", async () => {
+    const token = await tokenFor("mcp:read");
+    const client = await connectClient("v2-auto", server.url, token);
+    const tools = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ["todos_list", "todos_read"]);
+    await assert.rejects(client.callTool("todos_create", { title: "x" }), /Unknown tool/);
+    await client.close();
+    const post = await request(server.app)
+      .post("/todos")
+      .set("Authorization", `Bearer ${token}`)
+      .send({ title: "x" });
+    assert.equal(post.status, 403);
+  });
+
+  test("'Allow read-only' on consent grants mcp:read alone", async () => {
+    // A client this person has not consented to yet: an earlier consent would skip the page.
+    const client = await registerClient(server.url);
+    const token = await tokenFor("mcp:read mcp:write", { decision: "allow-read", client });
+    assert.equal(decodeJwt(token).scope, "mcp:read");
+    const post = await request(server.app)
+      .post("/todos")
+      .set("Authorization", `Bearer ${token}`)
+      .send({ title: "x" });
+    assert.equal(post.status, 403);
+  });
+
+  test("PKCE missing or plain: the client gets invalid_request, no code", async () => {
+    const base = { redirect_uri: CALLBACK, scope: "mcp:read", state: "p", resource: server.mcpUrl };
+    for (const params of [
+      base,
+      { ...base, code_challenge: "a".repeat(43), code_challenge_method: "plain" },
+    ]) {
+      const landed = await authorizeOverHttp({ base: server.url, clientId, email: EMAIL, params });
+      const location = new URL(landed.location ?? "about:blank");
+      assert.equal(`${location.origin}${location.pathname}`, CALLBACK);
+      assert.equal(location.searchParams.get("error"), "invalid_request");
+      assert.equal(location.searchParams.get("code"), null);
+    }
+  });
+
+  test("a redirect URI never registered: refused on the server's error page, no redirect to it", async () => {
+    const { challenge } = pkce();
+    const landed = await authorizeOverHttp({
+      base: server.url,
+      clientId,
+      email: EMAIL,
+      params: {
+        redirect_uri: "https://evil.example/callback",
+        scope: "mcp:read",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      },
+    });
+    assert.ok(!landed.location?.startsWith("https://evil.example"), landed.location);
+    assert.match(landed.body, /invalid_redirect|invalid redirect/i);
+  });
+
+  test("Deny on consent: the client gets access_denied", async () => {
+    const { challenge } = pkce();
+    const landed = await authorizeOverHttp({
+      base: server.url,
+      clientId: await registerClient(server.url), // never consented: the page is shown
+      email: EMAIL,
+      decision: "deny",
+      params: {
+        redirect_uri: CALLBACK,
+        scope: "mcp:read mcp:write offline_access",
+        state: "d",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        resource: server.mcpUrl,
+      },
+    });
+    const location = new URL(landed.location ?? "about:blank");
+    assert.equal(`${location.origin}${location.pathname}`, CALLBACK);
+    assert.equal(location.searchParams.get("error"), "access_denied");
+    assert.equal(location.searchParams.get("state"), "d");
+  });
+
+  test("the session bridge is server-only: HTTP cannot mint a session for any user", async () => {
+    const forgedSession = await request(server.app)
+      .post("/oauth/terreno/session")
+      .set("Origin", server.url)
+      .send({ appUserId: userId, email: EMAIL, oauth_query: "client_id=x" });
+    assert.equal(forgedSession.status, 404, forgedSession.text);
+    assert.equal(forgedSession.headers["set-cookie"], undefined);
+  });
+
+  test("a wrong password shows the sign-in page again, and a cross-site post is refused", async () => {
+    const wrong = await request(server.app)
+      .post("/oauth/login")
+      .type("form")
+      .send({ email: EMAIL, password: "not the password", oauth_query: "client_id=x&sig=y" });
+    assert.equal(wrong.status, 401);
+    assert.match(wrong.text, /Invalid email or password/);
+    assert.match(wrong.text, /name="oauth_query" value="client_id=x&amp;sig=y"/);
+    const crossSite = await request(server.app)
+      .post("/oauth/consent")
+      .set("Origin", "http://evil.example")
+      .type("form")
+      .send({ decision: "allow", oauth_query: "x=1" });
+    assert.equal(crossSite.status, 403);
+  });
+});
+
+describe("the authorization server's configuration and limits", () => {
+  test("sign-in honours the app's login lockout", async () => {
+    const server = await startOAuthApp({ rateLimit: true });
+    try {
+      await signUp(server.url, "lockout@example.com");
+      const attempt = (password: string) =>
+        request(server.app)
+          .post("/oauth/login")
+          .type("form")
+          .send({ email: "lockout@example.com", password, oauth_query: "client_id=x" });
+      for (let i = 0; i < 5; i++) assert.equal((await attempt("wrong password")).status, 401);
+      const locked = await attempt(PASSWORD);
+      assert.equal(locked.status, 429);
+      assert.match(locked.text, /Too many failed sign-ins/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("an mcp.resourceUrl other than the server's resource fails at build", () => {
+    const app = new TerrenoApp({
+      userModel: User,
+      auth: { jwt: { secret: JWT_SECRET } },
+      mcp: { resourceUrl: "https://api.example.com/mcp" },
+    });
+    app.register(modelRouter(Todo, todoOptions()));
+    app.register(
+      oauthServer({ secret: OAUTH_SECRET, issuer: "http://127.0.0.1:4000", userModel: User }),
+    );
+    assert.throws(() => app.build(), /differs from the authorization server's resource/);
+  });
+});
