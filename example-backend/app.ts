@@ -1,16 +1,19 @@
 /**
  * The example app: users with JWT sign-up, owned todos and a shared food log over REST and MCP,
- * a user directory for admins (`ADMIN_EMAIL` names the admin), and an AI chat route that uses
- * the same tools. `createExampleApp()` does not connect to a
- * database or listen: `server.ts` does that, and tests call `.build()` on the result.
+ * a user directory for admins (`ADMIN_EMAIL` names the admin), an AI chat that uses the same
+ * tools (writes wait for the user's approval), and, given `frontendDir`, the web page at `/`.
+ * `createExampleApp()` does not connect to a database or listen: `server.ts` does that, and
+ * tests call `.build()` on the result.
  */
 import { randomBytes } from "node:crypto";
 import type { LanguageModel } from "ai";
 import { TerrenoApp } from "../src/index.js";
 import { adminEmailFrom, adminHooks } from "./admin.js";
-import { chatPlugin } from "./chat/chatPlugin.js";
+import { exampleChat } from "./chat/exampleChat.js";
 import { type Env, modelFromEnv } from "./chat/modelFromEnv.js";
+import { frontendPlugin } from "./frontend.js";
 import { User } from "./models/User.js";
+import { exampleOAuth } from "./oauth.js";
 import { foodRouter } from "./resources/foods.js";
 import { todoRouter } from "./resources/todos.js";
 import { userRouter } from "./resources/users.js";
@@ -20,7 +23,10 @@ export interface ExampleAppOptions {
   jwtSecret?: string;
   /** Access-token lifetime in seconds. Default: the framework's 15 minutes. */
   jwtExpiresInSeconds?: number;
-  /** The chat model. Default: from `LLM_BASE_URL` / `LLM_MODEL` / `LLM_API_KEY` in `env`. */
+  /**
+   * The chat model. Default: from `LLM_BASE_URL` / `LLM_MODEL` / `LLM_API_KEY` in `env`, else
+   * the offline demo model (rule-based, not an LLM).
+   */
   model?: LanguageModel;
   /** Where the defaults are read from. Default `process.env`. */
   env?: Env;
@@ -31,6 +37,17 @@ export interface ExampleAppOptions {
    * in `env`; none when unset.
    */
   adminEmail?: string;
+  /**
+   * The built web page (`example-frontend/dist`), served at `/` with a fallback to its
+   * index.html for page routes. Default: none, the API only.
+   */
+  frontendDir?: string;
+  /**
+   * The server's URL as clients reach it (`http://127.0.0.1:4000`; `server.ts` passes it): turns
+   * on the built-in OAuth sign-in for MCP clients (example-backend/oauth.ts), with this URL as
+   * its issuer. Default: none, personal access tokens and JWTs only.
+   */
+  publicUrl?: string;
 }
 
 export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
@@ -63,6 +80,14 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
   app.register(todoRouter()); // /todos
   app.register(foodRouter()); // /foods
   app.register(userRouter()); // /users, admins only
-  app.register(chatPlugin({ app, model: options.model ?? modelFromEnv(env).model }));
+  // Sign-in for MCP clients through the browser (/oauth/*), when the server's URL is known.
+  const { publicUrl } = options;
+  if (publicUrl) app.register(exampleOAuth({ jwtSecret: secret, publicUrl }));
+  const { model, label } = options.model
+    ? { model: options.model, label: undefined }
+    : modelFromEnv(env);
+  app.register(exampleChat({ app, model, label })); // /chat, /chat/info, /chat/conversations, ...
+  // Last: the page's fallback must come after every plugin route (routers are never shadowed).
+  if (options.frontendDir) app.register(frontendPlugin({ dir: options.frontendDir }));
   return app;
 }

@@ -4,6 +4,8 @@ export interface BannerInfo {
   url: string;
   database: string;
   llm: string;
+  /** Whether the web page is served at `/`. */
+  page: boolean;
   /** Time spent in main() (database start, app build, listen). */
   startedInMs: number;
   /** Time since the process started (includes Node, tsx and module loading). */
@@ -31,9 +33,13 @@ export function banner(info: BannerInfo): string {
     "",
     `terreno-mcp example ready in ${info.uptimeMs} ms (${info.startedInMs} ms after loading)`,
     "",
+    ...(info.page
+      ? [`  Page      ${url}/         sign up and chat; writes wait for your approval`]
+      : []),
     `  REST      ${url}          /todos, /foods, /users (admins), /auth/signup, /auth/login, /auth/me`,
     `  MCP       ${url}/mcp      Streamable HTTP; send Authorization: Bearer <token>`,
-    `  Chat      POST ${url}/chat  {"prompt": "..."}; model: ${info.llm}`,
+    `  Chat      POST ${url}/chat  useChat's UI message stream; GET /chat/info names the model`,
+    `            model: ${info.llm}`,
     `  API docs  ${url}/docs     OpenAPI 3.1 at ${url}/openapi.json`,
     `  Database  ${info.database}`,
     `  Admin     ${

@@ -1,9 +1,15 @@
-/** Where the example keeps its local state: `example-backend/.data` (gitignored). */
+/**
+ * Where the example's files are: its local state in `example-backend/.data` (gitignored), the
+ * README the chat's `search_docs` indexes, and the web page's build.
+ */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const EXAMPLE_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = path.join(EXAMPLE_DIR, ".data");
+/** The repository root: `search_docs` cites paths relative to it (`README.md`). */
+export const REPO_ROOT = path.resolve(EXAMPLE_DIR, "..");
+export const README_PATH = path.join(REPO_ROOT, "README.md");
 
 /** A path for messages, relative to the working directory when that is shorter. */
 export function displayPath(file: string): string {

@@ -1,8 +1,10 @@
 /**
  * `npm run example`: the example app on PORT (default 4000) and HOST (default 127.0.0.1), over
- * MONGODB_URI or an embedded FerretDB. SIGTERM / Ctrl-C stop the HTTP server (in-flight requests
+ * MONGODB_URI or an embedded FerretDB, with the web page at `/` (built with Vite on the first
+ * start). SIGTERM / Ctrl-C stop the HTTP server (in-flight requests
  * finish), then the database connection, then FerretDB.
  */
+import { ensureFrontendBuilt } from "../example-frontend/build.js";
 import type { RunningServer } from "../src/index.js";
 import { adminEmailFrom } from "./admin.js";
 import { createExampleApp } from "./app.js";
@@ -11,6 +13,7 @@ import { modelFromEnv } from "./chat/modelFromEnv.js";
 import { startExampleDatabase } from "./database.js";
 import { assertPortFree, portFrom, portInUseMessage, secondsFrom } from "./env.js";
 import { loadJwtSecret } from "./jwtSecret.js";
+import { publicUrlFrom } from "./oauth.js";
 
 const log = (message: string): void => {
   process.stderr.write(`${message}\n`);
@@ -28,6 +31,18 @@ async function main(): Promise<void> {
 
   const jwt = await loadJwtSecret(env);
   const llm = modelFromEnv(env);
+  const warnings = jwt.warning ? [jwt.warning] : [];
+  // Before the database starts, so a failed build has nothing to clean up. Without the page
+  // the API still serves: the page is the demo, not the product.
+  let frontendDir: string | undefined;
+  try {
+    frontendDir = await ensureFrontendBuilt(log);
+  } catch (error) {
+    warnings.push(
+      `the web page could not be built (${error instanceof Error ? error.message : String(error)}); ` +
+        "serving the API only. Rebuild with: node --import tsx example-frontend/build.ts",
+    );
+  }
   const database = await startExampleDatabase(env, log);
 
   let running: RunningServer;
@@ -37,6 +52,8 @@ async function main(): Promise<void> {
       jwtExpiresInSeconds,
       model: llm.model,
       logging: env.LOG_REQUESTS !== "0",
+      ...(frontendDir ? { frontendDir } : {}),
+      publicUrl: publicUrlFrom(env.PUBLIC_URL, host, port), // the OAuth issuer for MCP clients
     }).start({ port, host, handleSignals: false });
   } catch (error) {
     await database.stop();
@@ -53,11 +70,12 @@ async function main(): Promise<void> {
       url: running.url,
       database: database.description,
       llm: llm.summary,
+      page: frontendDir !== undefined,
       startedInMs: Math.round(performance.now() - startedAt),
       uptimeMs: Math.round(process.uptime() * 1000),
       tokenSeconds: jwtExpiresInSeconds ?? 15 * 60, // the framework's default
       adminEmail,
-      warnings: jwt.warning ? [jwt.warning] : [],
+      warnings,
     }),
   );
 

@@ -1,0 +1,32 @@
+/**
+ * The example's chat: the framework's chatPlugin (`terreno-mcp/chat`) with its defaults
+ * (approval before every write, stored conversations, a per-user rate limit) and a
+ * `search_docs` tool over the example's own README, so "how do I connect Claude Code?" is
+ * answered from the docs this repository ships.
+ */
+import type { LanguageModel } from "ai";
+import { chatPlugin, DEFAULT_CHAT_SYSTEM } from "../../src/chat/index.js";
+import type { TerrenoApp, TerrenoPlugin } from "../../src/index.js";
+import { README_PATH, REPO_ROOT } from "../paths.js";
+
+export interface ExampleChatOptions {
+  app: TerrenoApp;
+  model: LanguageModel;
+  /** How the page names the model; default the plugin's (the model id, or the demo's label). */
+  label?: string;
+}
+
+const ABOUT_THE_APP =
+  "This app keeps each user's todos and a food log everyone signed in can read. " +
+  "For questions about the app itself (connecting MCP clients, the API, settings), use search_docs.";
+
+export function exampleChat(options: ExampleChatOptions): TerrenoPlugin {
+  return chatPlugin({
+    app: options.app,
+    model: options.model,
+    ...(options.label ? { modelLabel: options.label } : {}),
+    // Per request: a model needs today's date to turn "tomorrow" into a due date.
+    system: () => `${DEFAULT_CHAT_SYSTEM} ${ABOUT_THE_APP} Now is ${new Date().toISOString()}.`,
+    docs: { paths: [README_PATH], root: REPO_ROOT },
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * The signed-in page: the conversations sidebar, the chat, and the todos panel. The open
+ * conversation's id lives in the address (?c=), so a reload reopens it with its messages.
+ */
+import type { UIMessage } from "ai";
+import { useCallback, useEffect, useState } from "react";
+import { ApiError, apiJson } from "../api.js";
+import { useConversationParam } from "../hooks/useConversationParam.js";
+import { useResource } from "../hooks/useResource.js";
+import type { Session } from "../session.js";
+import type { Conversation, StoredMessage, Todo } from "../types.js";
+import { ChatPanel } from "./ChatPanel.js";
+import { ConversationSidebar } from "./ConversationSidebar.js";
+import { Header } from "./Header.js";
+import { TodosPanel } from "./TodosPanel.js";
+
+/** What the chat panel was opened with; a new `chatId` mounts a fresh chat. */
+interface OpenChat {
+  chatId: string;
+  conversationId: string | undefined;
+  messages: UIMessage[];
+}
+
+/** crypto.randomUUID needs a secure context; the example may be opened over plain http on a LAN. */
+function randomId(): string {
+  return (
+    globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now()}-${Math.random().toString(36).slice(2)}`
+  );
+}
+
+const newChat = (): OpenChat => ({
+  chatId: randomId(),
+  conversationId: undefined,
+  messages: [],
+});
+
+async function loadConversation(id: string): Promise<OpenChat> {
+  const rows = await apiJson<StoredMessage[]>(
+    `/chat/conversations/${encodeURIComponent(id)}/messages`,
+  );
+  return {
+    chatId: id,
+    conversationId: id,
+    // The UI message id is `messageId`: feedback refers to it.
+    messages: rows.map((row) => ({
+      id: row.messageId,
+      role: row.role,
+      parts: row.parts as UIMessage["parts"],
+    })),
+  };
+}
+
+export function ChatPage({ session }: { session: Session }) {
+  const [conversationId, setConversationId] = useConversationParam();
+  const [open, setOpen] = useState<OpenChat | undefined>();
+  const [openError, setOpenError] = useState<string>();
+  const conversations = useResource<Conversation>("/chat/conversations");
+  const todos = useResource<Todo>("/todos");
+  const reloadConversations = conversations.reload;
+  const reloadTodos = todos.reload;
+
+  const openConversation = useCallback(
+    async (id: string | undefined) => {
+      setOpenError(undefined);
+      if (!id) {
+        setConversationId(undefined);
+        setOpen(newChat());
+        return;
+      }
+      try {
+        const chat = await loadConversation(id);
+        setConversationId(id);
+        setOpen(chat);
+      } catch (reason) {
+        // A deleted (or someone else's) conversation in the address: start a new one.
+        if (!(reason instanceof ApiError && reason.status === 404)) {
+          setOpenError(reason instanceof Error ? reason.message : String(reason));
+        }
+        setConversationId(undefined);
+        setOpen(newChat());
+      }
+    },
+    [setConversationId],
+  );
+
+  // On load: reopen the conversation named in the address (once; later changes come from here).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, with the id of the first render
+  useEffect(() => {
+    void openConversation(conversationId);
+  }, []);
+
+  const onConversation = useCallback(
+    (id: string) => {
+      setConversationId(id);
+      reloadConversations();
+    },
+    [setConversationId, reloadConversations],
+  );
+
+  const onReplyFinished = useCallback(() => {
+    reloadTodos();
+    reloadConversations();
+  }, [reloadTodos, reloadConversations]);
+
+  /** Runs a sidebar change, shows its error if any, then reloads the list either way. */
+  async function change(action: () => Promise<unknown>) {
+    setOpenError(undefined);
+    try {
+      await action();
+    } catch (reason) {
+      setOpenError(reason instanceof Error ? reason.message : String(reason));
+    }
+    reloadConversations();
+  }
+
+  const rename = (id: string, title: string) =>
+    change(() =>
+      apiJson(`/chat/conversations/${encodeURIComponent(id)}`, {
+        method: "PATCH",
+        body: JSON.stringify({ title }),
+      }),
+    );
+
+  const remove = (id: string) =>
+    change(async () => {
+      await apiJson(`/chat/conversations/${encodeURIComponent(id)}`, { method: "DELETE" });
+      if (id === conversationId) await openConversation(undefined);
+    });
+
+  return (
+    <div className="page">
+      <Header session={session} />
+      <div className="layout">
+        <ConversationSidebar
+          conversations={conversations}
+          currentId={conversationId}
+          onOpen={(id) => void openConversation(id)}
+          onNew={() => void openConversation(undefined)}
+          onRename={rename}
+          onDelete={remove}
+        />
+        {open ? (
+          <ChatPanel
+            key={open.chatId}
+            chatId={open.chatId}
+            conversationId={open.conversationId}
+            initialMessages={open.messages}
+            onConversation={onConversation}
+            onReplyFinished={onReplyFinished}
+          />
+        ) : (
+          <main className="chat" aria-label="Chat">
+            <p className="muted">Loading the conversation…</p>
+          </main>
+        )}
+        <TodosPanel todos={todos} />
+      </div>
+      {openError ? (
+        <p role="alert" className="error toast">
+          {openError}
+        </p>
+      ) : null}
+    </div>
+  );
+}

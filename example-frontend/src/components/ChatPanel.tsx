@@ -1,0 +1,98 @@
+/**
+ * The conversation itself, through `useTerrenoChat` (this repo's `terreno-mcp/react`): the
+ * reply streams in, tool calls show as cards, writes wait for Approve / Deny. The page keys
+ * this component by the conversation it opened, so switching conversations starts a fresh chat
+ * with that conversation's stored messages.
+ */
+import type { UIMessage } from "ai";
+import { useEffect, useRef } from "react";
+import { useTerrenoChat } from "../../../src/react/index.js";
+import { authFetch } from "../api.js";
+import { getSession } from "../session.js";
+import { Composer } from "./Composer.js";
+import { MessageView } from "./MessageView.js";
+
+const SUGGESTIONS = [
+  "add a todo to buy milk tomorrow",
+  "list my todos",
+  "complete buy milk",
+  "how do I connect Claude Code?",
+];
+
+interface Props {
+  /** The useChat id: the conversation's, or a fresh one for a new chat. */
+  chatId: string;
+  conversationId: string | undefined;
+  initialMessages: UIMessage[];
+  /** The server named the conversation this chat is stored in. */
+  onConversation(id: string): void;
+  /** A reply finished: data may have changed. */
+  onReplyFinished(): void;
+}
+
+export function ChatPanel(props: Props) {
+  const { onConversation, onReplyFinished } = props;
+  const chat = useTerrenoChat({
+    id: props.chatId,
+    conversationId: props.conversationId,
+    messages: props.initialMessages,
+    getToken: () => getSession()?.token,
+    // Refreshes the access token on a 401 and retries, like every other call of the page.
+    fetch: authFetch,
+    onFinish: () => onReplyFinished(),
+  });
+  const busy = chat.status === "submitted" || chat.status === "streaming";
+
+  useEffect(() => {
+    if (chat.conversationId) onConversation(chat.conversationId);
+  }, [chat.conversationId, onConversation]);
+
+  // Keep the newest message in view as text streams in.
+  const end = useRef<HTMLDivElement>(null);
+  const lastLength = JSON.stringify(chat.messages.at(-1)?.parts ?? []).length;
+  useEffect(() => {
+    if (lastLength >= 0) end.current?.scrollIntoView({ block: "end" });
+  }, [lastLength]);
+
+  const send = (text: string) => void chat.sendMessage({ text });
+  const approve = (toolCallId: string) => void chat.approve(toolCallId);
+  const deny = (toolCallId: string) => void chat.deny(toolCallId, "Denied in the page.");
+
+  return (
+    <main className="chat" aria-label="Chat">
+      <div className="messages" role="log" aria-live="polite" aria-label="Messages">
+        {chat.messages.length === 0 ? (
+          <div className="empty">
+            <p>Ask the assistant to work on your todos. Try:</p>
+            <ul className="suggestions">
+              {SUGGESTIONS.map((text) => (
+                <li key={text}>
+                  <button type="button" className="secondary" onClick={() => send(text)}>
+                    {text}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {chat.messages.map((message, index) => (
+          <MessageView
+            key={message.id}
+            message={message}
+            streaming={busy && index === chat.messages.length - 1}
+            onApprove={approve}
+            onDeny={deny}
+          />
+        ))}
+        {chat.status === "submitted" ? <p className="muted typing">Thinking…</p> : null}
+        {chat.error ? (
+          <p role="alert" className="error">
+            {chat.error.message}
+          </p>
+        ) : null}
+        <div ref={end} />
+      </div>
+      <Composer busy={busy} onSend={send} onStop={() => void chat.stop()} />
+    </main>
+  );
+}

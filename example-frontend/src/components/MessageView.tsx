@@ -1,0 +1,40 @@
+/** One chat message: its text parts as paragraphs, its tool calls as cards, feedback if done. */
+import { isToolUIPart, type UIMessage } from "ai";
+import { FeedbackButtons } from "./FeedbackButtons.js";
+import { ToolCard } from "./ToolCard.js";
+
+interface Props {
+  message: UIMessage;
+  /** Still streaming: no feedback yet. */
+  streaming: boolean;
+  onApprove(toolCallId: string): void;
+  onDeny(toolCallId: string): void;
+}
+
+export function MessageView({ message, streaming, onApprove, onDeny }: Props) {
+  const mine = message.role === "user";
+  const hasText = message.parts.some((part) => part.type === "text" && part.text.trim());
+  return (
+    <article
+      className={mine ? "message user" : "message assistant"}
+      aria-label={mine ? "Your message" : "Assistant message"}
+    >
+      {message.parts.map((part, index) => {
+        // Parts have no id of their own; their order within a message never changes.
+        const key = `${message.id}-${index}`;
+        if (part.type === "text") {
+          return (
+            <p key={key} className="text">
+              {part.text}
+            </p>
+          );
+        }
+        if (isToolUIPart(part)) {
+          return <ToolCard key={key} part={part} onApprove={onApprove} onDeny={onDeny} />;
+        }
+        return null;
+      })}
+      {!mine && hasText && !streaming ? <FeedbackButtons messageId={message.id} /> : null}
+    </article>
+  );
+}

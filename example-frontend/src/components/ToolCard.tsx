@@ -1,0 +1,82 @@
+/**
+ * One tool call as a card: the tool, its input, then its result or error. A write waits for
+ * the person (the chat plugin's approval gate): the card asks, and Approve / Deny answer it;
+ * the chat then re-sends by itself and the server runs the tool, or does not.
+ */
+import { type DynamicToolUIPart, getToolName, type ToolUIPart } from "ai";
+import { JsonBlock } from "./JsonBlock.js";
+
+export type ToolPart = ToolUIPart | DynamicToolUIPart;
+
+interface Props {
+  part: ToolPart;
+  onApprove(toolCallId: string): void;
+  onDeny(toolCallId: string): void;
+}
+
+/** A tool's own failure comes back as a result `{error: {...}}`, not as a thrown error. */
+function failureOf(output: unknown): string | undefined {
+  if (typeof output !== "object" || output === null || !("error" in output)) return undefined;
+  const error = (output as { error: { detail?: string; title?: string } | string }).error;
+  return typeof error === "string" ? error : (error.detail ?? error.title ?? "failed");
+}
+
+function statusOf(part: ToolPart): { label: string; tone: string } {
+  switch (part.state) {
+    case "input-streaming":
+    case "input-available":
+      return { label: "Running…", tone: "pending" };
+    case "approval-requested":
+      return { label: "Waiting for your approval", tone: "ask" };
+    case "approval-responded":
+      return part.approval.approved
+        ? { label: "Approved, running…", tone: "pending" }
+        : { label: "Denied", tone: "denied" };
+    case "output-available":
+      return failureOf(part.output)
+        ? { label: "Failed", tone: "error" }
+        : { label: "Done", tone: "done" };
+    case "output-error":
+      return { label: "Failed", tone: "error" };
+    case "output-denied":
+      return { label: "Denied: nothing was run", tone: "denied" };
+    default:
+      return { label: "", tone: "pending" };
+  }
+}
+
+export function ToolCard({ part, onApprove, onDeny }: Props) {
+  const name = getToolName(part);
+  const status = statusOf(part);
+  const failure = part.state === "output-available" ? failureOf(part.output) : undefined;
+  return (
+    <section
+      className={`tool-card ${status.tone}`}
+      aria-label={`Tool call ${name}`}
+      data-state={part.state}
+    >
+      <header className="row">
+        <code className="tool-name">{name}</code>
+        <span className="spacer" />
+        <span className="tool-status">{status.label}</span>
+      </header>
+      {part.input !== undefined ? <JsonBlock label="Input" value={part.input} /> : null}
+      {part.state === "approval-requested" ? (
+        <fieldset className="approval" aria-label={`Approve ${name}?`}>
+          <legend>This call changes your data. Run it?</legend>
+          <button type="button" onClick={() => onApprove(part.toolCallId)}>
+            Approve
+          </button>
+          <button type="button" className="danger" onClick={() => onDeny(part.toolCallId)}>
+            Deny
+          </button>
+        </fieldset>
+      ) : null}
+      {part.state === "output-available" && !failure ? (
+        <JsonBlock label="Result" value={part.output} collapsed />
+      ) : null}
+      {failure ? <p className="error">{failure}</p> : null}
+      {part.state === "output-error" ? <p className="error">{part.errorText}</p> : null}
+    </section>
+  );
+}
