@@ -37,7 +37,9 @@ export function banner(info: BannerInfo): string {
       ? [`  Page      ${url}/         sign up and chat; writes wait for your approval`]
       : []),
     `  REST      ${url}          /todos, /foods, /users (admins), /auth/signup, /auth/login, /auth/me`,
-    `  MCP       ${url}/mcp      Streamable HTTP; send Authorization: Bearer <token>`,
+    `  MCP       ${url}/mcp      Streamable HTTP; clients sign in through the browser (OAuth):`,
+    `            claude mcp add --transport http example ${url}/mcp`,
+    "            or send Authorization: Bearer <token> (a JWT below, or a tmcp_ token from POST /auth/tokens)",
     `  Chat      POST ${url}/chat  useChat's UI message stream; GET /chat/info names the model`,
     `            model: ${info.llm}`,
     `  API docs  ${url}/docs     OpenAPI 3.1 at ${url}/openapi.json`,

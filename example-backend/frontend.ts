@@ -35,14 +35,15 @@ const API_PREFIXES = [
 
 /**
  * The page's own policy, in place of helmet's default: Vite emits same-origin module scripts
- * and stylesheets, React sets inline styles, small assets may be inlined as `data:` URLs, and
- * the page calls this origin only. No `upgrade-insecure-requests`: the example runs on plain
- * HTTP, and a browser would then ask for its assets over HTTPS from a LAN address.
+ * and stylesheets (React's `style` props are set from script, which style-src does not govern),
+ * small assets may be inlined as `data:` URLs, and the page calls this origin only. No
+ * `upgrade-insecure-requests`: the example runs on plain HTTP, and a browser would then ask for
+ * its assets over HTTPS from a LAN address.
  */
 export const PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",

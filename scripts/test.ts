@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureFrontendBuilt } from "../example-frontend/build.js";
 import {
   ensureFerretDBBinary,
   type FerretDBServer,
@@ -43,6 +44,12 @@ async function main(): Promise<number> {
   if (files.length === 0) {
     process.stderr.write("test runner: no *.test.ts files found\n");
     return 1;
+  }
+
+  // The browser tests serve the example's page: build it once here, before suites run side by
+  // side, rather than inside a suite while another may be serving it.
+  if (files.some((file) => file.includes(`${path.sep}browser${path.sep}`))) {
+    await ensureFrontendBuilt((message) => process.stderr.write(`test runner: ${message}\n`));
   }
 
   const concurrency = Number.parseInt(process.env.TEST_CONCURRENCY ?? "", 10) || 2;

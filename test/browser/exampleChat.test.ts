@@ -111,6 +111,15 @@ describe("the example's chat page in a browser", { skip }, () => {
       if (req.failure()?.errorText === "net::ERR_ABORTED" && req.url().endsWith("/chat")) return;
       problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
     });
+    // Every Content-Security-Policy violation, reported from inside the page. zod probes whether
+    // eval works and falls back when it does not: that probe is the one expected report.
+    await page.exposeFunction("reportCspViolation", (directive: string, blocked: string) => {
+      if (blocked !== "eval") problems.push(`CSP violation: ${directive} blocked ${blocked}`);
+    });
+    await page.addInitScript({
+      content: `document.addEventListener("securitypolicyviolation", (event) =>
+        window.reportCspViolation(event.violatedDirective, event.blockedURI));`,
+    });
     page.on("request", (req) => {
       if (!req.url().startsWith(running.url) && !req.url().startsWith("data:")) {
         problems.push(`foreign request: ${req.url()}`);
@@ -233,6 +242,6 @@ describe("the example's chat page in a browser", { skip }, () => {
     await sidebar.getByText("No conversations yet.").waitFor();
     assert.deepEqual(await api("/chat/conversations"), []);
 
-    assert.deepEqual(problems, [], "no script error, failed or foreign request");
+    assert.deepEqual(problems, [], "no script error, CSP violation, failed or foreign request");
   });
 });

@@ -264,6 +264,15 @@ describe("the built-in authorization server, over HTTP", () => {
     assert.equal(forgedSession.headers["set-cookie"], undefined);
   });
 
+  test("the session bridge is server-only: HTTP cannot mint a session for any user", async () => {
+    const forgedSession = await request(server.app)
+      .post("/oauth/terreno/session")
+      .set("Origin", server.url)
+      .send({ appUserId: userId, email: EMAIL, oauth_query: "client_id=x" });
+    assert.equal(forgedSession.status, 404, forgedSession.text);
+    assert.equal(forgedSession.headers["set-cookie"], undefined);
+  });
+
   test("a wrong password shows the sign-in page again, and a cross-site post is refused", async () => {
     const wrong = await request(server.app)
       .post("/oauth/login")
