@@ -1,6 +1,7 @@
 // `npm run test:interop`: the example app against real MCP tooling.
 //   1. the official conformance runners (@modelcontextprotocol/conformance 0.1.x and 0.2.x, on
-//      Node 22) through a local proxy that adds the bearer token the runners cannot send;
+//      Node 22) through a local proxy that adds the bearer token the runners cannot send, and
+//      0.2.x's authorization-server scenarios against the app's built-in OAuth server;
 //   2. the MCP Inspector CLI (1.0.3 on this Node, 2.x with its --strict schema lint on Node 22);
 //   3. the SDK v1 client, the SDK v2 client (auto and legacy) and the AI SDK's createMCPClient.
 // Prints one line per check and ends with "N passed, M failed"; exits 1 on any unexpected
@@ -9,6 +10,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { runAuthorizationConformance } from "../test/interop/authorization.js";
 import { checkClient, createFood, INTEROP_CLIENTS } from "../test/interop/clientChecks.js";
 import {
   type ConformanceRun,
@@ -121,6 +123,23 @@ async function main(): Promise<number> {
       );
       items.push(...outcome.items);
     }
+    const alpha = "conformance-alpha";
+    const authorization = await time(`conformance ${toolVersion(alpha)} authorization`, () =>
+      runAuthorizationConformance(
+        {
+          id: "v0.2-authorization",
+          runner: toolPath(alpha, "dist/index.js"),
+          version: toolVersion(alpha),
+          required: ["authorization-server-metadata-endpoint", "authorization-code-grant"],
+        },
+        node22,
+        app,
+        path.join(LOG_DIR, "conformance-v0.2-authorization"),
+        expected["v0.2-authorization"] ?? {},
+      ),
+    );
+    items.push(...authorization.items);
+    commands.push(authorization.command);
 
     // 2. Inspector CLI.
     const inspector = await time("inspector CLI", () =>

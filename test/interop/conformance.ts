@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { INTEROP_DIR, type ProcessResult, run } from "./tools.js";
+import { INTEROP_DIR, type ProcessResult, type RunOptions, run } from "./tools.js";
 
 export type ItemStatus = "pass" | "fail" | "xfail" | "xpass" | "skip";
 
@@ -23,6 +23,11 @@ export interface ConformanceRun {
   version: string;
   /** Extra CLI arguments, e.g. ["--requirements", "2026-07-28"]. */
   args: string[];
+  /**
+   * The runner's command. Default "server" (`server --url <mcpUrl>`); "authorization" tests the
+   * OAuth authorization server and takes its `--url` (the issuer) and client in `args`.
+   */
+  command?: "server" | "authorization";
   /** Scenarios (or "scenario:check-id") that must run and pass in this run. */
   required: string[];
 }
@@ -64,14 +69,19 @@ function describeCheck(check: Check): string {
   return `${check.id} ${check.status}: ${message}`.slice(0, 400);
 }
 
-/** Scenario → checks, from the runner's output directory (one `server-<name>-<time>/` each). */
+/**
+ * Scenario → checks, from the runner's output directory: one `server-<name>-<time>/` (or
+ * `authorization-server-<name>-<time>/`) each.
+ */
 function readResults(outputDir: string): Map<string, Check[]> {
   const results = new Map<string, Check[]>();
   if (!fs.existsSync(outputDir)) return results;
   for (const entry of fs.readdirSync(outputDir)) {
     const file = path.join(outputDir, entry, "checks.json");
     if (!fs.existsSync(file)) continue;
-    const scenario = entry.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, "");
+    const scenario = entry
+      .replace(/^(?:authorization-)?server-/, "")
+      .replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, "");
     results.set(scenario, JSON.parse(fs.readFileSync(file, "utf8")) as Check[]);
   }
   return results;
@@ -193,11 +203,13 @@ export async function runConformance(
   mcpUrl: string,
   outputDir: string,
   expected: Record<string, string>,
+  runOptions: Pick<RunOptions, "onStdout" | "signal" | "timeoutMs"> = {},
 ): Promise<ConformanceOutcome> {
   fs.rmSync(outputDir, { recursive: true, force: true });
   fs.mkdirSync(outputDir, { recursive: true });
-  const args = [conf.runner, "server", "--url", mcpUrl, ...conf.args, "-o", outputDir];
-  const result = await run(node22, args, { timeoutMs: 5 * 60_000 });
+  const target = conf.command === "authorization" ? ["authorization"] : ["server", "--url", mcpUrl];
+  const args = [conf.runner, ...target, ...conf.args, "-o", outputDir];
+  const result = await run(node22, args, { timeoutMs: 5 * 60_000, ...runOptions });
   const logFile = `${outputDir}.log`;
   fs.writeFileSync(
     logFile,

@@ -1,7 +1,9 @@
 /**
  * The system under test for the interop checks: the example app (example-backend) on a free
  * port of 127.0.0.1, over its own test database (MONGODB_URI when set, else a private
- * FerretDB), with one signed-up user whose bearer token the clients and the proxy use.
+ * FerretDB), with one signed-up user whose bearer token the clients and the proxy use. Its
+ * built-in OAuth authorization server is on, as in `npm run example`, with the app's URL as
+ * issuer (so the port is chosen before the app is built).
  */
 import { randomBytes } from "node:crypto";
 import mongoose from "mongoose";
@@ -9,6 +11,10 @@ import { createExampleApp } from "../../example-backend/app.js";
 import { connectDatabase } from "../../src/app/database.js";
 import type { RunningServer } from "../../src/app/TerrenoApp.js";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/ferretdb.js";
+import { findFreePort } from "../../src/testing/ferretdbServer.js";
+
+/** The password of every user signed up here (the OAuth sign-in page asks for it). */
+export const PASSWORD = "correct horse battery";
 
 export interface SignedUpUser {
   email: string;
@@ -30,7 +36,7 @@ export async function signUpUser(baseUrl: string, name = "interop"): Promise<Sig
   const response = await fetch(new URL("/auth/signup", baseUrl), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password: "correct horse battery", name }),
+    body: JSON.stringify({ email, password: PASSWORD, name }),
   });
   const body = (await response.json()) as { data?: { token?: string; userId?: string } };
   if (response.status !== 201 || !body.data?.token || !body.data.userId) {
@@ -52,10 +58,12 @@ export async function startExampleServer(
   try {
     await connectDatabase(database.uri);
     await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
+    const port = await findFreePort();
     running = await createExampleApp({
       jwtSecret: randomBytes(32).toString("hex"),
       env: {}, // no chat model, no JWT_SECRET from the environment: deterministic
-    }).start({ port: 0, host: "127.0.0.1", handleSignals: false, shutdownTimeoutMs: 2000 });
+      publicUrl: `http://127.0.0.1:${port}`,
+    }).start({ port, host: "127.0.0.1", handleSignals: false, shutdownTimeoutMs: 2000 });
     const url = running.url;
     const user = await signUpUser(url);
     const server = running;

@@ -25,11 +25,21 @@ export interface ProcessResult {
   ms: number;
 }
 
+export interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  /** Each stdout chunk as it arrives, for tools that print something to act on mid-run. */
+  onStdout?: (text: string) => void;
+  /** Kills the command early (its result is then returned as usual). */
+  signal?: AbortSignal;
+}
+
 /** Runs a command to completion, capturing its output; never rejects for a non-zero exit. */
 export function run(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: RunOptions = {},
 ): Promise<ProcessResult> {
   const started = performance.now();
   return new Promise((resolve) => {
@@ -37,11 +47,14 @@ export function run(
       cwd: options.cwd ?? ROOT_DIR,
       env: options.env ?? process.env,
       stdio: ["ignore", "pipe", "pipe"],
+      signal: options.signal,
+      killSignal: "SIGKILL",
     });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString("utf8");
+      options.onStdout?.(chunk.toString("utf8"));
     });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
