@@ -9,7 +9,8 @@
  * - "delete buy milk" → `todos_list {filter: {title}}`, then `todos_delete {id}`;
  * - "how do I connect Claude Code?" → `search_docs {query}` (when offered);
  *
- * after the tool results it writes a short summary; anything else gets a help text.
+ * after the tool results it writes a short summary; anything else gets a help text. The phrasings
+ * are in demoIntent.ts, the reading of the prompt in demoPrompt.ts.
  */
 import { randomUUID } from "node:crypto";
 import type {
@@ -20,6 +21,9 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import type { PlainObject } from "../core/types.js";
+import { parseIntent } from "./demoIntent.js";
+import { readPrompt } from "./demoPrompt.js";
 
 export interface DemoModelOptions {
   /** The resource whose tools it calls (`<prefix>_list`, ...). Default `todos`, else the first `*_list`. */
@@ -29,143 +33,6 @@ export interface DemoModelOptions {
 }
 
 export const DEMO_MODEL_ID = "terreno-demo";
-
-type Intent =
-  | { kind: "create"; title: string; dueDate?: string }
-  | { kind: "list" }
-  | { kind: "complete"; title: string }
-  | { kind: "delete"; title: string }
-  | { kind: "docs"; query: string }
-  | { kind: "help" };
-
-interface ToolResult {
-  toolName: string;
-  ok: boolean;
-  denied: boolean;
-  value: unknown;
-  error?: string;
-}
-
-type PlainObject = Record<string, unknown>;
-
-const QUOTES = /^["'“”‘’`]+|["'“”‘’`]+$/g;
-
-function cleanTitle(text: string): string {
-  return text
-    .trim()
-    .replace(/[.!?]+$/, "")
-    .replace(/^(?:the\s+)?(?:todo|task)\s+/i, "")
-    .replace(QUOTES, "")
-    .trim();
-}
-
-function isoDate(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-export function parseIntent(text: string, now: Date, hasDocs: boolean): Intent {
-  const input = text.trim().replace(/\s+/g, " ");
-  const create =
-    /^(?:please\s+)?(?:add|create|new)\s+(?:an?\s+|new\s+)*(?:todo|task)s?\s*(?:to\s+|:\s*|called\s+|named\s+)?(.+)$/i.exec(
-      input,
-    ) ?? /^(?:please\s+)?remind me to\s+(.+)$/i.exec(input);
-  if (create?.[1]) {
-    let rest = create[1].replace(/[.!]+$/, "").trim();
-    let dueDate: string | undefined;
-    const when = /\s+(?:due\s+)?(today|tomorrow)$/i.exec(rest);
-    if (when?.[1]) {
-      const date = new Date(now);
-      if (when[1].toLowerCase() === "tomorrow") date.setDate(date.getDate() + 1);
-      dueDate = isoDate(date);
-      rest = rest.slice(0, when.index);
-    }
-    const title = cleanTitle(rest);
-    if (title) return { kind: "create", title, ...(dueDate ? { dueDate } : {}) };
-  }
-  if (
-    /^(?:please\s+)?(?:list|show)(?:\s+me)?\s+(?:all\s+)?(?:my\s+|the\s+)?(?:todos|tasks)\b/i.test(
-      input,
-    ) ||
-    /^what (?:are|is) (?:on )?my (?:todos|tasks|todo list)\b/i.test(input)
-  ) {
-    return { kind: "list" };
-  }
-  const complete =
-    /^(?:please\s+)?(?:complete|finish|check off|tick off)\s+(.+?)$/i.exec(input) ??
-    /^(?:please\s+)?mark\s+(.+?)\s+as\s+(?:done|complete|completed|finished)[.!]?$/i.exec(input);
-  if (complete?.[1]) {
-    const title = cleanTitle(complete[1]);
-    if (title) return { kind: "complete", title };
-  }
-  const remove = /^(?:please\s+)?(?:delete|remove)\s+(.+)$/i.exec(input);
-  if (remove?.[1]) {
-    const title = cleanTitle(remove[1]);
-    if (title) return { kind: "delete", title };
-  }
-  if (
-    hasDocs &&
-    (/\b(?:how|where|what|why|can i|docs?|documentation)\b/i.test(input) || input.endsWith("?"))
-  ) {
-    return { kind: "docs", query: input.replace(/[?!.]+$/, "").slice(0, 200) };
-  }
-  return { kind: "help" };
-}
-
-function textOfUser(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((part) =>
-      (part as PlainObject).type === "text" ? String((part as PlainObject).text) : "",
-    )
-    .join(" ");
-}
-
-/** The last user text and the tool results that followed it. */
-function readPrompt(options: LanguageModelV3CallOptions): {
-  text: string;
-  results: ToolResult[];
-} {
-  const prompt = options.prompt;
-  let lastUser = -1;
-  prompt.forEach((message, index) => {
-    if (message.role === "user") lastUser = index;
-  });
-  const text = lastUser >= 0 ? textOfUser(prompt[lastUser]?.content) : "";
-  const results: ToolResult[] = [];
-  for (const message of prompt.slice(lastUser + 1)) {
-    if (message.role !== "tool") continue;
-    for (const part of message.content) {
-      if (part.type !== "tool-result") continue;
-      const output = part.output as { type: string; value?: unknown; reason?: string };
-      const result: ToolResult = {
-        toolName: part.toolName,
-        ok: true,
-        denied: false,
-        value: output.value,
-      };
-      if (output.type === "execution-denied") {
-        result.ok = false;
-        result.denied = true;
-      } else if (output.type === "error-text" || output.type === "error-json") {
-        result.ok = false;
-        result.error =
-          typeof output.value === "string" ? output.value : JSON.stringify(output.value);
-      } else if (
-        typeof output.value === "object" &&
-        output.value !== null &&
-        "error" in output.value
-      ) {
-        const error = (output.value as { error: PlainObject }).error;
-        result.ok = false;
-        result.error = String(error?.detail ?? error?.title ?? "failed");
-      }
-      results.push(result);
-    }
-  }
-  return { text, results };
-}
 
 function dataOf(value: unknown): unknown {
   return typeof value === "object" && value !== null && "data" in value

@@ -12,7 +12,8 @@ export {
   chatPlugin,
   DEFAULT_CHAT_SYSTEM,
 } from "./chatPlugin.js";
-export { createDemoModel, DEMO_MODEL_ID, type DemoModelOptions, parseIntent } from "./demoModel.js";
+export { parseIntent } from "./demoIntent.js";
+export { createDemoModel, DEMO_MODEL_ID, type DemoModelOptions } from "./demoModel.js";
 export { ChatFeedback, ChatMessage, ChatTelemetry, ChatToolRun, Conversation } from "./models.js";
 export {
   luhnValid,

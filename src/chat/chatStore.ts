@@ -1,0 +1,81 @@
+/**
+ * Where a chat's conversation and messages live in MongoDB: which Conversation a `POST /chat`
+ * belongs to, and storing each message (the user's before the model runs, the assistant's when
+ * its stream ends).
+ */
+import { randomUUID } from "node:crypto";
+import type { UIMessage } from "ai";
+import mongoose from "mongoose";
+import { notFound } from "../core/errors.js";
+import type { PlainObject, User } from "../core/types.js";
+import type { ChatBody } from "./chatBody.js";
+import { ChatMessage, Conversation } from "./models.js";
+
+/**
+ * The conversation `id` if the user owns it (or is an admin). Anything else, including an id
+ * that is not an ObjectId, is the same 404, so that a caller cannot tell others' ids exist.
+ */
+export async function findOwnedConversation(user: User, id: string): Promise<PlainObject> {
+  const found = mongoose.isValidObjectId(id)
+    ? await Conversation.findById(id).lean<PlainObject>()
+    : null;
+  if (!found || (String(found.ownerId) !== user.id && !user.admin)) {
+    throw notFound("No such conversation.");
+  }
+  return found;
+}
+
+/** A new conversation's title: the start of the first user message's text. */
+function titleFrom(message: UIMessage | undefined): string {
+  const text = (message?.parts ?? [])
+    .map((part) => (part.type === "text" ? part.text : ""))
+    .join(" ")
+    .trim();
+  if (!text) return "New conversation";
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * The conversation a request belongs to: `conversationId` (owned), else the one started from
+ * the useChat `id` (plain useChat never sends `conversationId`), else a new one.
+ */
+export async function resolveConversation(user: User, body: ChatBody): Promise<string> {
+  if (body.conversationId) {
+    const found = await findOwnedConversation(user, body.conversationId);
+    return String(found._id);
+  }
+  if (body.id) {
+    const found = await Conversation.findOne({
+      ownerId: user.id,
+      clientId: body.id,
+    }).lean<PlainObject>();
+    if (found) return String(found._id);
+  }
+  const created = await Conversation.create({
+    ownerId: user.id,
+    title: titleFrom(body.messages.find((m) => m.role === "user")),
+    ...(body.id ? { clientId: body.id } : {}),
+  });
+  return String(created._id);
+}
+
+/**
+ * Stores a message, or replaces its parts when it is stored already: useChat resends the
+ * assistant message after an approval, with the tool results added.
+ */
+export async function saveMessage(
+  user: User,
+  conversationId: string,
+  message: UIMessage,
+): Promise<void> {
+  const messageId = message.id || randomUUID();
+  const filter = { conversationId, ownerId: user.id, messageId };
+  const existing = await ChatMessage.findOne(filter).lean<PlainObject>();
+  if (existing) {
+    await ChatMessage.updateOne({ _id: existing._id }, { $set: { parts: message.parts } });
+  } else {
+    await ChatMessage.create({ ...filter, role: message.role, parts: message.parts });
+  }
+  // The conversations list is sorted by `-updatedAt`: the latest chat first.
+  await Conversation.updateOne({ _id: conversationId }, { $set: { updatedAt: new Date() } });
+}

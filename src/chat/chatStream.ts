@@ -1,0 +1,155 @@
+/**
+ * `POST /chat`: one turn of a conversation as an AI SDK 6 UI message stream. It stores the
+ * user's message, runs the model with the caller's tools (chatTools.ts), streams the answer,
+ * stores the assistant's message when the stream ends and records one telemetry row.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  convertToModelMessages,
+  type LanguageModel,
+  type ModelMessage,
+  stepCountIs,
+  streamText,
+} from "ai";
+import type { Response } from "express";
+import type { TerrenoApp } from "../app/TerrenoApp.js";
+import { validationFailed } from "../core/errors.js";
+import type { User } from "../core/types.js";
+import type { ChatRequest } from "./chatAuth.js";
+import { parseChatBody } from "./chatBody.js";
+import type { ChatApproval } from "./chatPlugin.js";
+import { resolveConversation, saveMessage } from "./chatStore.js";
+import { errorCodeOf, telemetryRecorder, toolCallNames } from "./chatTelemetry.js";
+import { type ChatToolsOptions, chatTools } from "./chatTools.js";
+import { Redactor, redactModelMessage } from "./redact.js";
+import { restoreTransform } from "./restoreStream.js";
+
+/** chatPlugin's options with their defaults applied. */
+export interface ChatStreamSettings {
+  app: TerrenoApp;
+  model: LanguageModel;
+  systemPrompt: () => string;
+  maxSteps: number;
+  approval: ChatApproval;
+  persist: boolean;
+  redactPII: boolean;
+  docsTool?: ChatToolsOptions["docsTool"];
+}
+
+export function chatStreamHandler(settings: ChatStreamSettings) {
+  const { app: terreno, model, persist } = settings;
+  // Telemetry names the model with its provider (`openai.chat:gpt-4o-mini`), once per plugin.
+  const modelId = typeof model === "string" ? model : `${model.provider}:${model.modelId}`;
+
+  return async function chat(req: ChatRequest, res: Response): Promise<void> {
+    const user = req.user as User;
+    const startedAt = Date.now();
+    const body = parseChatBody(req.body);
+    const conversationId = persist ? await resolveConversation(user, body) : undefined;
+    const conversationKey = conversationId ?? body.id ?? "none";
+    const last = body.messages.at(-1);
+    // Stored before the model runs, so that the question is kept even if the answer fails.
+    if (persist && conversationId && last?.role === "user") {
+      await saveMessage(user, conversationId, last);
+    }
+    const redactor = settings.redactPII ? new Redactor() : undefined;
+    /** Tool calls run in this request (including approved ones from the history), by call id. */
+    const executed = new Map<string, string>();
+    const tools = await chatTools({
+      app: terreno,
+      approval: settings.approval,
+      docsTool: settings.docsTool,
+      user,
+      conversationKey,
+      redactor,
+      executed,
+    });
+    let messages: ModelMessage[];
+    try {
+      // System messages come from the server only, never from the client's history.
+      const history = body.messages.filter((message) => message.role !== "system");
+      messages = await convertToModelMessages(history, { tools });
+    } catch (error) {
+      throw validationFailed(
+        `The messages could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+
+    // A client that hangs up stops the model and its tool loop.
+    const abort = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const record = telemetryRecorder({
+      logger: terreno.logger,
+      user,
+      conversationId,
+      modelId,
+      startedAt,
+    });
+
+    const result = streamText({
+      model,
+      system: settings.systemPrompt(),
+      messages,
+      tools,
+      stopWhen: stepCountIs(settings.maxSteps),
+      abortSignal: abort.signal,
+      // The model sees placeholders for PII; the stream to the user has the real values back.
+      ...(redactor
+        ? {
+            prepareStep: ({ messages: stepMessages }: { messages: ModelMessage[] }) => ({
+              messages: stepMessages.map((message) => redactModelMessage(redactor, message)),
+            }),
+            experimental_transform: restoreTransform(redactor),
+          }
+        : {}),
+      onFinish: ({ totalUsage, steps }) => {
+        record({
+          inputTokens: totalUsage.inputTokens ?? 0,
+          outputTokens: totalUsage.outputTokens ?? 0,
+          steps: steps.length,
+          toolCalls: toolCallNames(executed, steps),
+          success: true,
+        });
+      },
+      onError: ({ error }) => {
+        terreno.logger.error({ err: error }, "chat: the language model request failed");
+        record({
+          success: false,
+          errorCode: errorCodeOf(error),
+          steps: 0,
+          toolCalls: toolCallNames(executed, []),
+        });
+      },
+      onAbort: ({ steps }) => {
+        record({
+          success: false,
+          errorCode: "aborted",
+          steps: steps.length,
+          toolCalls: toolCallNames(executed, steps),
+        });
+      },
+    });
+
+    result.pipeUIMessageStreamToResponse(res, {
+      originalMessages: body.messages,
+      generateMessageId: randomUUID,
+      // Where a client finds the id to send as `conversationId` next turn: useTerrenoChat reads
+      // the header; a page on plain useChat can read the assistant message's metadata.
+      ...(conversationId ? { headers: { "X-Conversation-Id": conversationId } } : {}),
+      messageMetadata: ({ part }) =>
+        part.type === "start" && conversationId ? { conversationId } : undefined,
+      // The client gets a generic text; the error itself goes to the log (streamText's onError).
+      onError: () => "The assistant failed; please try again.",
+      onFinish: async ({ responseMessage }) => {
+        if (!persist || !conversationId) return;
+        try {
+          await saveMessage(user, conversationId, responseMessage);
+        } catch (error) {
+          terreno.logger.error({ err: error }, "chat: could not store the assistant message");
+        }
+      },
+    });
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The tools one chat request offers the model: the caller's own MCP tools (getMCPTools: the
+ * permissions and hidden fields of /mcp), each gated by the approval mode, plus `search_docs`.
+ */
+import type { Tool, ToolSet } from "ai";
+import { getMCPToolsAsync } from "../ai/getMCPTools.js";
+import { errorOutput } from "../ai/toolOutput.js";
+import type { TerrenoApp } from "../app/TerrenoApp.js";
+import { TerrenoError } from "../core/errors.js";
+import type { PlainObject, User } from "../core/types.js";
+import type { ChatApproval } from "./chatPlugin.js";
+import { ChatToolRun } from "./models.js";
+import type { Redactor } from "./redact.js";
+import { type DocHit, SEARCH_DOCS_TOOL_NAME, type SearchDocsInput } from "./searchDocs.js";
+
+type ToolCallOptions = Parameters<NonNullable<Tool["execute"]>>[1];
+
+function needsApproval(approval: ChatApproval, annotations: PlainObject | undefined): boolean {
+  if (approval === "none") return false;
+  // MCP's defaults: a tool not marked read-only is destructive unless it says otherwise.
+  if (approval === "destructive") {
+    return annotations?.readOnlyHint !== true && annotations?.destructiveHint !== false;
+  }
+  return annotations?.readOnlyHint !== true;
+}
+
+/** Runs a gated tool call at most once per conversation, however often it is approved. */
+async function claimToolCall(key: string, toolName: string): Promise<boolean> {
+  try {
+    await ChatToolRun.create({ key, toolName });
+    return true;
+  } catch (error) {
+    // The unique index on `key`: another request already claimed this call.
+    if ((error as { code?: number }).code === 11000) return false;
+    throw error;
+  }
+}
+
+export interface ChatToolsOptions {
+  app: TerrenoApp;
+  approval: ChatApproval;
+  /** `searchDocsTool(options.docs)`, built once per plugin. */
+  docsTool?: Tool<SearchDocsInput, { data: DocHit[] }>;
+  user: User;
+  /** Scopes the run-once claim of gated calls: the conversation id, else the useChat id. */
+  conversationKey: string;
+  /** Fills in the placeholders the model saw before a tool gets its input. */
+  redactor?: Redactor;
+  /** Collects the tool calls that run, by call id, for telemetry. */
+  executed: Map<string, string>;
+}
+
+export async function chatTools(options: ChatToolsOptions): Promise<ToolSet> {
+  const { app, approval, docsTool, user, conversationKey, redactor, executed } = options;
+  const base = await getMCPToolsAsync({ app, user });
+  const definitions = new Map(app.toolDefinitions.map((def) => [def.name, def]));
+  const tools: ToolSet = {};
+  for (const [name, original] of Object.entries(base)) {
+    const annotations =
+      (definitions.get(name)?.annotations as PlainObject | undefined) ??
+      (original as { metadata?: { annotations?: PlainObject } }).metadata?.annotations;
+    const gated = needsApproval(approval, annotations);
+    const execute = original.execute;
+    if (!execute) continue;
+    tools[name] = {
+      ...original,
+      needsApproval: gated,
+      execute: async (input: unknown, callOptions: ToolCallOptions) => {
+        const realInput = redactor ? redactor.restoreDeep(input) : input;
+        if (gated) {
+          const key = `${user.id}:${conversationKey}:${callOptions.toolCallId}`;
+          if (!(await claimToolCall(key, name))) {
+            return errorOutput(
+              new TerrenoError("conflict", `Tool call ${callOptions.toolCallId} already ran.`),
+            );
+          }
+        }
+        executed.set(callOptions.toolCallId, name);
+        return execute(realInput, callOptions);
+      },
+    } as Tool;
+  }
+  // Read-only: never gated, whatever the approval mode.
+  if (docsTool && !(SEARCH_DOCS_TOOL_NAME in tools)) {
+    const search = docsTool.execute;
+    tools[SEARCH_DOCS_TOOL_NAME] = {
+      ...docsTool,
+      execute: (input: unknown, callOptions: ToolCallOptions) => {
+        executed.set(callOptions.toolCallId, SEARCH_DOCS_TOOL_NAME);
+        const realInput = redactor ? redactor.restoreDeep(input) : input;
+        return search?.(realInput as SearchDocsInput, callOptions);
+      },
+    } as Tool;
+  }
+  return tools;
+}
