@@ -9,6 +9,7 @@ import { betterAuth } from "better-auth";
 import { mongodbAdapter } from "better-auth/adapters/mongodb";
 import { jwt } from "better-auth/plugins/jwt";
 import type { Connection } from "mongoose";
+import { defaultResource } from "./defaultResource.js";
 import { registrationDefaults } from "./registrationDefaults.js";
 import { APP_USER_ID_CLAIM, APP_USER_ID_FIELD, sessionBridge } from "./sessionBridge.js";
 
@@ -50,6 +51,7 @@ export function oauthPlugins(settings: OAuthInstanceSettings) {
       },
     }),
     registrationDefaults(),
+    defaultResource(settings.resource),
     sessionBridge(),
   ];
 }
@@ -77,6 +79,9 @@ export function createOAuthInstance(
     // Its session cookie must not be mistaken for (or overwrite) an app's own Better Auth one.
     advanced: { cookiePrefix: "terreno-oauth" },
     telemetry: { enabled: false },
+    // Its limiter counts in process memory (production only, keyed on a spoofable header); the
+    // plugin puts the app's own per-IP limit, on the app's shared store, in front instead.
+    rateLimit: { enabled: false },
     plugins,
   });
 }

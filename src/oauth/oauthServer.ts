@@ -70,6 +70,9 @@ export interface OAuthServerPlugin extends TerrenoPlugin {
 
 const trimSlash = (value: string) => value.replace(/\/+$/, "");
 
+/** The POST routes under basePath that spend the app's per-IP auth limit. */
+const RATE_LIMITED_OAUTH_ROUTES = ["/login", "/oauth2/register", "/oauth2/token"] as const;
+
 /** The endpoints a browser-based client (the Inspector) calls cross-origin, without cookies. */
 const PUBLIC_ENDPOINTS = new Set(["/oauth2/register", "/oauth2/token", "/oauth2/revoke", "/jwks"]);
 
@@ -181,10 +184,12 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
           ),
         );
       }
-      // Sign-in posts count against the app's per-IP auth limit (POST `${basePath}/login`).
-      const perIpLimit = ctx.rateLimits?.authRoutes(settings.basePath);
-      if (perIpLimit) app.use(perIpLimit);
+      // CORS first, so a browser-based client can read a 429 too.
       app.use(settings.basePath, openToBrowserClients);
+      // Sign-in, the open registration and the token endpoint spend the app's per-IP auth
+      // points: its store is shared by every instance (Better Auth's own limiter is off).
+      const perIpLimit = ctx.rateLimits?.authRoutes(settings.basePath, RATE_LIMITED_OAUTH_ROUTES);
+      if (perIpLimit) app.use(perIpLimit);
       // The pages first: the library's handler below owns everything else under basePath.
       app.use(
         settings.basePath,

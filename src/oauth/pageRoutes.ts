@@ -11,7 +11,8 @@ import type { AnyModel } from "../core/types.js";
 import type { LoginGuard } from "../ops/loginLockout.js";
 import { clientIp } from "../ops/rateLimit.js";
 import type { OAuthInstance } from "./authInstance.js";
-import { consentPage, problemPage, signInPage } from "./pages.js";
+import { callLibrary, libraryRequest, sendPage } from "./pageResponses.js";
+import { consentPage, problemPage, returnTarget, signInPage } from "./pages.js";
 
 export interface PageRoutesOptions {
   auth: () => OAuthInstance;
@@ -19,27 +20,6 @@ export interface PageRoutesOptions {
   issuer: string;
   appName: string;
   loginGuard?: LoginGuard;
-}
-
-/** Where a form may send the browser: here, and (after a redirect) the client's redirect URI. */
-function contentSecurityPolicy(oauthQuery: string): string {
-  let target = "";
-  try {
-    const redirect = new URL(new URLSearchParams(oauthQuery).get("redirect_uri") ?? "");
-    target = redirect.protocol.startsWith("http") ? redirect.origin : redirect.protocol;
-  } catch {
-    // No valid redirect URI: forms may only post here.
-  }
-  const formAction = ["'self'", target].filter(Boolean).join(" ");
-  return `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
-}
-
-function sendPage(res: Response, status: number, html: string, oauthQuery = ""): void {
-  res.setHeader("Content-Security-Policy", contentSecurityPolicy(oauthQuery));
-  // helmet's `no-referrer` makes the browser post the forms with `Origin: null`; the
-  // same-origin check needs the real origin, and nothing leaks to other sites either way.
-  res.setHeader("Referrer-Policy", "same-origin");
-  res.status(status).type("html").send(html);
 }
 
 const queryOf = (req: Request): string => {
@@ -51,34 +31,6 @@ const field = (req: Request, name: string): string => {
   const value = (req.body as Record<string, unknown> | undefined)?.[name];
   return typeof value === "string" ? value : "";
 };
-
-/** The request the library sees: this one's cookies, asking for JSON rather than a redirect. */
-function libraryRequest(
-  req: Request,
-  issuer: string,
-): { request: globalThis.Request; headers: Headers } {
-  const headers = new Headers({ accept: "application/json" });
-  if (req.headers.cookie) headers.set("cookie", req.headers.cookie);
-  const userAgent = req.headers["user-agent"];
-  if (userAgent) headers.set("user-agent", userAgent);
-  return {
-    headers,
-    request: new globalThis.Request(new URL(req.originalUrl, issuer), { method: "POST", headers }),
-  };
-}
-
-/** Passes on the library's cookies, then follows its `{url}` / `{redirect_uri}` with a 303. */
-async function forward(response: globalThis.Response, res: Response): Promise<void> {
-  for (const cookie of response.headers.getSetCookie()) res.append("Set-Cookie", cookie);
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  const next = body.url ?? body.redirect_uri;
-  if (response.ok && typeof next === "string") {
-    res.redirect(303, next);
-    return;
-  }
-  const detail = body.error_description ?? body.message ?? "The authorization request failed.";
-  sendPage(res, Math.max(response.status, 400), problemPage("Sign-in failed", String(detail)));
-}
 
 /** Cross-site form posts are refused: the pages are only ever posted from themselves. */
 function sameOrigin(issuer: string): RequestHandler {
@@ -146,18 +98,19 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
     await loginGuard?.succeeded(email, ip);
     const name = user.get("name");
     const { request, headers } = libraryRequest(req, issuer);
-    const response = await auth().api.terrenoOAuthSession({
-      body: {
-        appUserId: String(user._id),
-        email,
-        ...(typeof name === "string" && name ? { name } : {}),
-        oauth_query: oauthQuery,
-      },
-      headers,
-      request,
-      asResponse: true,
-    });
-    await forward(response, res);
+    await callLibrary(res, () =>
+      auth().api.terrenoOAuthSession({
+        body: {
+          appUserId: String(user._id),
+          email,
+          ...(typeof name === "string" && name ? { name } : {}),
+          oauth_query: oauthQuery,
+        },
+        headers,
+        request,
+        asResponse: true,
+      }),
+    );
   };
   router.post("/login", form, sameOrigin(issuer), signIn);
 
@@ -181,6 +134,9 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
       clientName: client?.client_name ?? clientId,
       scopes,
       userEmail: session.user.email,
+      // Unverified here, but Allow posts this same signed query back, and the provider checks
+      // its signature: the code can only go where the page said.
+      returnTo: returnTarget(params.get("redirect_uri")),
       readOnlyChoice: scopes.includes("mcp:write") && scopes.includes("mcp:read"),
     };
     sendPage(res, 200, consentPage(view), oauthQuery);
@@ -191,19 +147,20 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
     const decision = field(req, "decision");
     const scopes = (new URLSearchParams(oauthQuery).get("scope") ?? "").split(" ");
     const { request, headers } = libraryRequest(req, issuer);
-    const response = await auth().api.oauth2Consent({
-      body: {
-        accept: decision === "allow" || decision === "allow-read",
-        ...(decision === "allow-read"
-          ? { scope: scopes.filter((scope) => scope && scope !== "mcp:write").join(" ") }
-          : {}),
-        oauth_query: oauthQuery,
-      },
-      headers,
-      request,
-      asResponse: true,
-    });
-    await forward(response, res);
+    await callLibrary(res, () =>
+      auth().api.oauth2Consent({
+        body: {
+          accept: decision === "allow" || decision === "allow-read",
+          ...(decision === "allow-read"
+            ? { scope: scopes.filter((scope) => scope && scope !== "mcp:write").join(" ") }
+            : {}),
+          oauth_query: oauthQuery,
+        },
+        headers,
+        request,
+        asResponse: true,
+      }),
+    );
   };
   router.post("/consent", form, sameOrigin(issuer), consent);
 

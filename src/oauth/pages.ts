@@ -84,8 +84,40 @@ export interface ConsentPage {
   clientName: string;
   scopes: string[];
   userEmail?: string;
+  /** Where the code goes (`returnTarget`): the one thing a self-chosen client name cannot fake. */
+  returnTo?: ReturnTarget;
   /** Offer "Allow read-only" (the requested scopes without mcp:write). */
   readOnlyChoice: boolean;
+}
+
+export interface ReturnTarget {
+  /** The redirect URI's host and port (`127.0.0.1:53682`), or an app's scheme (`cursor://…`). */
+  label: string;
+  /** A loopback address: an app on the person's own computer. */
+  local: boolean;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** The redirect URI as a person can judge it, or undefined when it is not a URL. */
+export function returnTarget(redirectUri: string | null): ReturnTarget | undefined {
+  if (!redirectUri) return undefined;
+  try {
+    const url = new URL(redirectUri);
+    if (url.protocol === "http:" || url.protocol === "https:") {
+      return { label: url.host, local: LOOPBACK_HOSTS.has(url.hostname) };
+    }
+    return { label: url.host ? `${url.protocol}//${url.host}` : url.protocol, local: false };
+  } catch {
+    return undefined;
+  }
+}
+
+function returnLine(target: ReturnTarget | undefined): string {
+  if (!target) return "";
+  const where = `<strong id="return-to">${escapeHtml(target.label)}</strong>`;
+  const local = target.local ? " (an app on this computer)" : "";
+  return `<p>You will return to ${where}${local}.</p>`;
 }
 
 export function consentPage(view: ConsentPage): string {
@@ -104,6 +136,7 @@ export function consentPage(view: ConsentPage): string {
 ${view.userEmail ? `<p class="muted">Signed in as ${escapeHtml(view.userEmail)}</p>` : ""}
 <p>It asks to:</p>
 <ul id="scopes">${items}</ul>
+${returnLine(view.returnTo)}
 <form method="post" action="${escapeHtml(view.action)}">
 ${hidden("oauth_query", view.oauthQuery)}
 <button type="submit" name="decision" value="allow">Allow</button>

@@ -17,6 +17,8 @@ export const APP_USER_ID_FIELD = "terrenoUserId";
 export const APP_USER_ID_CLAIM = "app_user_id";
 
 export const SESSION_BRIDGE_ENDPOINT = "terrenoOAuthSession";
+/** Its path under basePath: named so a test can show that HTTP there reaches nothing. */
+export const SESSION_BRIDGE_PATH = "/terreno/session";
 
 const bridgeBody = z.object({
   appUserId: z.string().min(1),
@@ -37,7 +39,7 @@ export function sessionBridge() {
     },
     endpoints: {
       [SESSION_BRIDGE_ENDPOINT]: createAuthEndpoint(
-        "/terreno/session",
+        SESSION_BRIDGE_PATH,
         // SERVER_ONLY: never routed from HTTP, so only code that has checked a password calls it.
         { method: "POST", body: bridgeBody, metadata: { SERVER_ONLY: true } },
         async (ctx) => {

@@ -48,7 +48,8 @@ export {
 export interface AuthRateLimitOptions {
   /**
    * Requests per client IP to `POST` signup, login, refresh_token, tokens and password under
-   * the auth path. Default 30 per 60 s; `false` for none.
+   * the auth path (and, with `oauthServer`, its sign-in, registration and token endpoints).
+   * Default 30 per 60 s; `false` for none.
    */
   perIp?: RateLimitWindow | false;
   /** Locks an account after repeated failed logins (loginLockout.ts). `false` for none. */
@@ -356,13 +357,20 @@ export class RateLimits {
     }
   }
 
-  /** The per-IP limit of the auth routes under `authPath`, or undefined when off. */
-  authRoutes(authPath: string): RequestHandler | undefined {
+  /**
+   * The per-IP limit of the auth routes under `authPath` (by default the JWT ones; a plugin
+   * names its own, e.g. the OAuth server's sign-in, registration and token), or undefined when
+   * off. Every caller spends the one `auth_ip` bucket.
+   */
+  authRoutes(
+    authPath: string,
+    routes: readonly string[] = RATE_LIMITED_AUTH_ROUTES,
+  ): RequestHandler | undefined {
     const window = this.enabled ? this.settings.authPerIp : undefined;
     if (!window) return undefined;
     const limiter = this.store("auth_ip", window);
     const canonical = (path: string) => path.toLowerCase().replace(/\/+$/, "");
-    const paths = new Set(RATE_LIMITED_AUTH_ROUTES.map((route) => canonical(authPath + route)));
+    const paths = new Set(routes.map((route) => canonical(authPath + route)));
     return (req: Request, _res: Response, next: NextFunction) => {
       // Express routes ignore case and a trailing slash; so must the match, or `/auth/Login/`
       // would reach the login route unlimited.

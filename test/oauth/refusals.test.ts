@@ -11,6 +11,9 @@ import { decodeJwt } from "jose";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { APP_USER_ID_CLAIM, oauthServer } from "../../src/oauth/index.js";
+import { consentPage, returnTarget } from "../../src/oauth/pages.js";
+import { SESSION_BRIDGE_ENDPOINT, SESSION_BRIDGE_PATH } from "../../src/oauth/sessionBridge.js";
+import { DEFAULT_RATE_LIMITS } from "../../src/ops/rateLimit.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { connectClient } from "../helpers/mcpClients.js";
@@ -159,6 +162,45 @@ describe("the built-in authorization server, over HTTP", () => {
     assert.equal(claims[APP_USER_ID_CLAIM], userId);
   });
 
+  test("a client that never sends resource still gets a token for /mcp, refreshed alike", async () => {
+    const client = await registerClient(server.url);
+    const { verifier, challenge } = pkce();
+    const landed = await authorizeOverHttp({
+      base: server.url,
+      clientId: client,
+      email: EMAIL,
+      params: {
+        redirect_uri: CALLBACK,
+        scope: "mcp:read offline_access",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      },
+    });
+    const code = new URL(landed.location ?? "about:blank").searchParams.get("code");
+    assert.ok(code, landed.location ?? landed.body);
+    const exchanged = await exchangeCode(server.url, {
+      code,
+      code_verifier: verifier,
+      client_id: client,
+      redirect_uri: CALLBACK,
+    });
+    assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
+    const token = exchanged.body.access_token as string;
+    assert.equal(decodeJwt(token).aud, server.mcpUrl);
+    assert.equal((await mcpList(token)).status, 200);
+    const refreshed = await request(server.app)
+      .post("/oauth/oauth2/token")
+      .type("form")
+      .send({
+        grant_type: "refresh_token",
+        refresh_token: exchanged.body.refresh_token as string,
+        client_id: client,
+      });
+    assert.equal(refreshed.status, 200, refreshed.text);
+    assert.equal(decodeJwt(refreshed.body.access_token).aud, server.mcpUrl);
+    assert.equal((await mcpList(refreshed.body.access_token)).status, 200);
+  });
+
   test("wrong audience: a token for another resource is 401 with a Bearer challenge", async () => {
     const token = await forged({ aud: "http://127.0.0.1:1/other-mcp" });
     const response = await mcpList(token);
@@ -255,22 +297,113 @@ describe("the built-in authorization server, over HTTP", () => {
     assert.equal(location.searchParams.get("state"), "d");
   });
 
+  test("the consent page names where the code goes, not only the name the client chose", async () => {
+    // Anyone may register a client and call it "Claude Code"; the redirect URI is what counts.
+    const redirect = "http://127.0.0.1:53682/callback";
+    const browser = request.agent(server.app);
+    const authorize = await browser.get("/oauth/oauth2/authorize").query({
+      response_type: "code",
+      client_id: await registerClient(server.url, redirect),
+      redirect_uri: redirect,
+      scope: "mcp:read",
+      code_challenge: pkce().challenge,
+      code_challenge_method: "S256",
+      resource: server.mcpUrl,
+    });
+    const signedIn = await browser
+      .post("/oauth/login")
+      .type("form")
+      .send({
+        email: EMAIL,
+        password: PASSWORD,
+        oauth_query: new URL(authorize.headers.location ?? "", server.url).search.slice(1),
+      });
+    assert.match(signedIn.headers.location ?? "", /^\/oauth\/consent\?/, signedIn.text);
+    const consent = await browser.get(signedIn.headers.location ?? "");
+    assert.equal(consent.status, 200);
+    assert.match(
+      consent.text,
+      /You will return to <strong id="return-to">127\.0\.0\.1:53682<\/strong> \(an app on this computer\)\./,
+    );
+    // What is shown is escaped, like every other value on the page.
+    const shown = consentPage({
+      action: "/oauth/consent",
+      oauthQuery: "",
+      clientName: "Claude Code",
+      scopes: ["mcp:read"],
+      readOnlyChoice: false,
+      returnTo: { label: `evil.example"><script>`, local: false },
+    });
+    assert.match(shown, /<strong id="return-to">evil\.example&quot;&gt;&lt;script&gt;<\/strong>\./);
+    assert.deepEqual(returnTarget("cursor://anysphere.cursor-retrieval/oauth/callback"), {
+      label: "cursor://anysphere.cursor-retrieval",
+      local: false,
+    });
+  });
+
   test("the session bridge is server-only: HTTP cannot mint a session for any user", async () => {
+    // The endpoint is there, at the path posted to below: the 404 is SERVER_ONLY, not a typo.
+    const bridge = server.plugin.auth().api[SESSION_BRIDGE_ENDPOINT];
+    assert.equal(typeof bridge, "function");
+    assert.equal(bridge.path, SESSION_BRIDGE_PATH);
+    assert.equal(bridge.options.metadata?.SERVER_ONLY, true);
     const forgedSession = await request(server.app)
-      .post("/oauth/terreno/session")
+      .post(`/oauth${SESSION_BRIDGE_PATH}`)
       .set("Origin", server.url)
       .send({ appUserId: userId, email: EMAIL, oauth_query: "client_id=x" });
     assert.equal(forgedSession.status, 404, forgedSession.text);
     assert.equal(forgedSession.headers["set-cookie"], undefined);
   });
 
-  test("the session bridge is server-only: HTTP cannot mint a session for any user", async () => {
-    const forgedSession = await request(server.app)
-      .post("/oauth/terreno/session")
-      .set("Origin", server.url)
-      .send({ appUserId: userId, email: EMAIL, oauth_query: "client_id=x" });
-    assert.equal(forgedSession.status, 404, forgedSession.text);
-    assert.equal(forgedSession.headers["set-cookie"], undefined);
+  test("a tampered or expired oauth_query is a 4xx page, never a 500", async (t) => {
+    const sessions = async () =>
+      (await server.plugin.auth().$context).adapter.count({ model: "session" });
+    const signIn = (oauthQuery: string) =>
+      request(server.app)
+        .post("/oauth/login")
+        .type("form")
+        .send({ email: EMAIL, password: PASSWORD, oauth_query: oauthQuery });
+    const sessionsBefore = await sessions();
+
+    const bad = "client_id=x&sig=forged";
+    const login = await signIn(bad);
+    assert.equal(login.status, 400, login.text);
+    assert.match(login.text, /Start again from your MCP client/);
+    assert.equal(login.headers["set-cookie"], undefined);
+    const consent = await request(server.app)
+      .post("/oauth/consent")
+      .type("form")
+      .send({ decision: "allow", oauth_query: bad });
+    assert.equal(consent.status, 400, consent.text);
+    assert.match(consent.text, /expired or was changed/);
+
+    // A genuine link, as the provider sends the person to the sign-in page.
+    const authorize = await request(server.app).get("/oauth/oauth2/authorize").query({
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: CALLBACK,
+      scope: "mcp:read",
+      code_challenge: pkce().challenge,
+      code_challenge_method: "S256",
+      resource: server.mcpUrl,
+    });
+    const genuine = new URL(authorize.headers.location ?? "", server.url).search.slice(1);
+    assert.match(genuine, /sig=/, authorize.text);
+    // Changed to ask for more than the person was shown.
+    const widened = new URLSearchParams(genuine);
+    widened.set("scope", "mcp:read mcp:write");
+    assert.equal((await signIn(widened.toString())).status, 400);
+    // Expired: the same link eleven minutes later (the provider signs it for 600 s).
+    t.mock.timers.enable({ apis: ["Date"], now: Date.now() + 11 * 60_000 });
+    const late = await Promise.resolve(signIn(genuine)).finally(() => t.mock.timers.reset());
+    assert.equal(late.status, 400, late.text);
+    assert.match(late.text, /expired or was changed/);
+    // Refused before the session bridge ran: nothing was written for a link that leads nowhere.
+    assert.equal(await sessions(), sessionsBefore);
+    // In time, the very same link signs in: only the clock refused it above.
+    const inTime = await signIn(genuine);
+    assert.equal(inTime.status, 303, inTime.text);
+    assert.equal(await sessions(), sessionsBefore + 1, "the count above sees sessions");
   });
 
   test("a wrong password shows the sign-in page again, and a cross-site post is refused", async () => {
@@ -304,6 +437,68 @@ describe("the authorization server's configuration and limits", () => {
       const locked = await attempt(PASSWORD);
       assert.equal(locked.status, 429);
       assert.match(locked.text, /Too many failed sign-ins/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("registration and the token endpoint spend the app's per-IP auth points, not Better Auth's", async () => {
+    const server = await startOAuthApp({ rateLimit: true });
+    try {
+      // Better Auth's own limiter would count in process memory, in production only.
+      assert.equal(server.plugin.auth().options.rateLimit?.enabled, false);
+      // The whole happy path fits the default limit: sign-up, registration, sign-in and token
+      // spend 4 of its points (the authorization request and consent spend none).
+      const email = "limits@example.com";
+      await signUp(server.url, email);
+      const client = await registerClient(server.url);
+      const { verifier, challenge } = pkce();
+      const landed = await authorizeOverHttp({
+        base: server.url,
+        clientId: client,
+        email,
+        params: {
+          redirect_uri: CALLBACK,
+          scope: "mcp:read",
+          code_challenge: challenge,
+          code_challenge_method: "S256",
+          resource: server.mcpUrl,
+        },
+      });
+      const code = new URL(landed.location ?? "about:blank").searchParams.get("code");
+      assert.ok(code, landed.location ?? landed.body);
+      const exchanged = await exchangeCode(server.url, {
+        code,
+        code_verifier: verifier,
+        client_id: client,
+        redirect_uri: CALLBACK,
+      });
+      assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
+
+      const register = () =>
+        request(server.app)
+          .post("/oauth/oauth2/register")
+          .send({ redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
+      let accepted = 0;
+      let refused: request.Response | undefined;
+      while (!refused && accepted < 100) {
+        const response = await register();
+        if (response.status === 429) refused = response;
+        else {
+          assert.equal(response.status, 201, response.text);
+          accepted++;
+        }
+      }
+      assert.equal(accepted + 4, DEFAULT_RATE_LIMITS.auth.perIp.points);
+      assert.match(refused?.headers["retry-after"] ?? "", /^[1-9][0-9]*$/);
+      // A browser-based client (the Inspector) can read the refusal.
+      assert.equal(refused?.headers["access-control-allow-origin"], "*");
+      const token = await request(server.app)
+        .post("/oauth/oauth2/token")
+        .type("form")
+        .send({ grant_type: "refresh_token", refresh_token: "x", client_id: client });
+      assert.equal(token.status, 429, token.text);
+      assert.match(token.headers["retry-after"] ?? "", /^[1-9][0-9]*$/);
     } finally {
       await server.close();
     }
