@@ -99,6 +99,10 @@ export async function ensureFrontendBuilt(
   // Loaded here, not at the top: a start with the page already built never loads Vite.
   const { build } = await import("vite");
   const staging = path.join(FRONTEND_DIR, `.build-${process.pid}-${Date.now().toString(36)}`);
+  // Vite sets NODE_ENV=production in this process when it is unset. Left behind, it would turn
+  // the server that called us (or every test process the test runner spawns) into production:
+  // Better Auth, for one, then switches on its in-memory rate limiter.
+  const nodeEnv = process.env.NODE_ENV;
   try {
     await build({
       configFile: path.join(FRONTEND_DIR, "vite.config.ts"),
@@ -108,6 +112,9 @@ export async function ensureFrontendBuilt(
   } catch (error) {
     fs.rmSync(staging, { recursive: true, force: true });
     throw error;
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
   }
   publish(staging);
   log(`Built the example page in ${((performance.now() - startedAt) / 1000).toFixed(1)} s.`);

@@ -49,7 +49,12 @@ async function main(): Promise<number> {
   // The browser tests serve the example's page: build it once here, before suites run side by
   // side, rather than inside a suite while another may be serving it.
   if (files.some((file) => file.includes(`${path.sep}browser${path.sep}`))) {
+    const nodeEnv = process.env.NODE_ENV;
     await ensureFrontendBuilt((message) => process.stderr.write(`test runner: ${message}\n`));
+    // Every suite inherits this environment: a build that changed NODE_ENV would change them all.
+    if (process.env.NODE_ENV !== nodeEnv) {
+      throw new Error(`building the example page changed NODE_ENV to ${process.env.NODE_ENV}`);
+    }
   }
 
   const concurrency = Number.parseInt(process.env.TEST_CONCURRENCY ?? "", 10) || 2;
