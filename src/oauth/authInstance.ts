@@ -82,6 +82,9 @@ export function createOAuthInstance(
     // Its limiter counts in process memory (production only, keyed on a spoofable header); the
     // plugin puts the app's own per-IP limit, on the app's shared store, in front instead.
     rateLimit: { enabled: false },
+    // Refusals it cannot send back to a client (an unregistered redirect URI) land on our own
+    // page. Without this, production mode sends the person to the site root with a query.
+    onAPIError: { errorURL: `${settings.issuer}${settings.basePath}/problem` },
     plugins,
   });
 }

@@ -48,6 +48,15 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
   const form = express.urlencoded({ extended: false, limit: "16kb" });
   router.use(noStore);
 
+  // Where the library sends a person after a refusal it cannot redirect to the client.
+  router.get("/problem", (req, res) => {
+    const { error, error_description: description } = req.query;
+    const code = typeof error === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(error) ? error : "";
+    const text = typeof description === "string" ? description.slice(0, 300) : "";
+    const detail = `${text || "The sign-in request was refused."}${code ? ` (${code})` : ""}`;
+    sendPage(res, 400, problemPage("Sign-in refused", detail));
+  });
+
   router.get("/login", (req, res) => {
     const oauthQuery = queryOf(req);
     sendPage(
