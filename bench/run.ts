@@ -10,17 +10,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
@@ -41,6 +31,15 @@ import { type McpEra, mcpRequest, send, toolCall, toolPayload } from "./lib/mcp.
 import { type Child, forkChild } from "./lib/processes.js";
 import { type ProfileSummary, summarizeProfile } from "./lib/profile.js";
 import { comparisonTable, profileTables } from "./lib/report.js";
+import {
+  checkList,
+  mcpListArm,
+  prepareBaselineTree,
+  restList,
+  restListArm,
+  seedTodos,
+  signUp,
+} from "./lib/setup.js";
 import { max, median, mib, min, ms, percentile, ratio } from "./lib/stats.js";
 import {
   type CatalogTokens,
@@ -138,33 +137,6 @@ async function startOurs(uri: string, name = "ours", root = ROOT): Promise<Child
 }
 
 /**
- * BENCH_BASELINE=<dir>: a directory whose src/ is an earlier state of the framework (say, a
- * copy of src/ from before a performance fix). The harness builds a temporary tree with that
- * src/, this bench/ and the repo's node_modules, runs a second server from it, and measures
- * "before" against "after" interleaved in this same run, on the same database.
- */
-function prepareBaselineTree(baselineDir: string): string {
-  const src = path.resolve(baselineDir, "src");
-  if (!existsSync(path.join(src, "index.ts"))) {
-    throw new Error(`BENCH_BASELINE=${baselineDir}: expected ${src}/index.ts`);
-  }
-  const tree = mkdtempSync(path.join(os.tmpdir(), "terreno-bench-baseline-"));
-  cpSync(src, path.join(tree, "src"), { recursive: true });
-  // The example app of that tree too, for its tool catalog's token counts.
-  const example = path.resolve(baselineDir, "example-backend");
-  if (existsSync(path.join(example, "app.ts"))) {
-    cpSync(example, path.join(tree, "example-backend"), { recursive: true });
-  }
-  cpSync(BENCH, path.join(tree, "bench"), {
-    recursive: true,
-    filter: (from) => !from.startsWith(PEER),
-  });
-  cpSync(path.join(ROOT, "package.json"), path.join(tree, "package.json"));
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(tree, "node_modules"), "dir");
-  return tree;
-}
-
-/**
  * Installs bench/peer's dependencies when missing; returns why the peer cannot run, if so. With
  * a lockfile, `npm ci` (which installs exactly it and never rewrites it); without, an install
  * that writes no lockfile. The peer's lockfile is maintained by hand, not by the benchmark.
@@ -218,105 +190,6 @@ async function deleteTodosOf(uri: string, userId: string): Promise<number> {
   } finally {
     await client.close();
   }
-}
-
-async function postJson(url: string, body: unknown, token?: string): Promise<unknown> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-interface Caller {
-  token: string;
-  userId: string;
-}
-
-async function signUp(base: string, name: string): Promise<Caller> {
-  const email = `${name.toLowerCase().replace(/\W+/g, ".")}.${randomBytes(3).toString("hex")}@bench.example`;
-  const json = (await postJson(`${base}/auth/signup`, {
-    email,
-    password: "correct horse battery staple",
-    name,
-  })) as { data: Caller };
-  return json.data;
-}
-
-async function seedTodos(base: string, caller: Caller, count: number): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < count) {
-        next += 1;
-        const i = next;
-        await postJson(
-          `${base}/todos`,
-          {
-            title: `Seeded todo ${String(i).padStart(3, "0")}`,
-            completed: i % 3 === 0,
-            tags: i % 2 === 0 ? ["home", "errand"] : ["work"],
-            dueDate: new Date(Date.UTC(2026, 0, 1 + (i % 300))).toISOString(),
-          },
-          caller.token,
-        );
-      }
-    }),
-  );
-}
-
-function restList(base: string, token: string, limit = 20): HttpRequestSpec {
-  return {
-    url: `${base}/todos?limit=${limit}`,
-    method: "GET",
-    headers: { authorization: `Bearer ${token}` },
-  };
-}
-
-/** A list answer: `limit` todos, the owner populated with its name. */
-function checkList(payload: unknown, limit: number, where: string): void {
-  const data = (payload as { data?: unknown[] })?.data;
-  if (!Array.isArray(data) || data.length !== limit) {
-    throw new Error(
-      `${where}: expected ${limit} todos, got ${JSON.stringify(payload).slice(0, 300)}`,
-    );
-  }
-  const owner = (data[0] as { ownerId?: { name?: unknown } }).ownerId;
-  if (typeof owner?.name !== "string") {
-    throw new Error(`${where}: owner not populated: ${JSON.stringify(data[0]).slice(0, 300)}`);
-  }
-}
-
-function restListArm(name: string, spec: HttpRequestSpec, serverPid?: number, limit = 20): Arm {
-  return {
-    name,
-    spec,
-    serverPid,
-    verify: async () => {
-      const response = await send(spec);
-      if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status}`);
-      checkList(response.json, limit, name);
-    },
-  };
-}
-
-function mcpListArm(name: string, spec: HttpRequestSpec, serverPid?: number, limit = 20): Arm {
-  return {
-    name,
-    spec,
-    serverPid,
-    verify: async () => {
-      const response = await send(spec);
-      if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status}`);
-      checkList(toolPayload(response.json), limit, name);
-    },
-  };
 }
 
 /**
@@ -638,7 +511,7 @@ async function main(): Promise<void> {
 
   if (TOKENS_ONLY) {
     const baselineDir = process.env.BENCH_BASELINE;
-    const tree = baselineDir ? prepareBaselineTree(baselineDir) : undefined;
+    const tree = baselineDir ? prepareBaselineTree(baselineDir, ROOT) : undefined;
     try {
       const report: TokenReport = {
         current: await measureTokens(ROOT, "tokens"),
@@ -666,7 +539,7 @@ async function main(): Promise<void> {
   const baselineDir = process.env.BENCH_BASELINE;
   try {
     if (database.server) dbPid = findPid(`--listen-addr=127.0.0.1:${database.server.port}`);
-    if (baselineDir) baselineTree = prepareBaselineTree(baselineDir);
+    if (baselineDir) baselineTree = prepareBaselineTree(baselineDir, ROOT);
     const baselineCommit = baselineDir ? gitCommit(baselineDir) : undefined;
 
     // Tokens of the tool catalogs: no database, a child process per src/ tree -----------------
