@@ -16,13 +16,11 @@ import helmet from "helmet";
 import mongoose from "mongoose";
 import pluralize from "pluralize";
 import type { z } from "zod";
-import { type AuthProvider, createCallerResolver } from "../auth/callerResolver.js";
-import { jwtProvider } from "../auth/jwt.js";
+import { createCallerResolver } from "../auth/callerResolver.js";
 import { jwtRoutes } from "../auth/jwtRoutes.js";
-import { personalTokenProvider } from "../auth/personalTokens.js";
 import { personalTokenRoutes } from "../auth/tokenRoutes.js";
 import type { CustomToolConfig } from "../core/actionTypes.js";
-import { TerrenoError, toErrorBody, validationFailed } from "../core/errors.js";
+import { TerrenoError, validationFailed } from "../core/errors.js";
 import { findTooDeep, MAX_DEPTH, TOO_DEEP_REASON } from "../core/inputSafety.js";
 import { consoleLogger, type Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
@@ -39,6 +37,8 @@ import { errorMiddleware, sendError } from "../rest/sendError.js";
 import { customToolDefinition, withActionAndCustomTools } from "../tools/actionTools.js";
 import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
+import { appAuth } from "./authProviders.js";
+import { answerClientErrorsAsJson } from "./clientErrors.js";
 import { requestLogger } from "./requestLogger.js";
 import type { AppContext, TerrenoAppOptions, TerrenoPlugin } from "./types.js";
 
@@ -220,19 +220,7 @@ export class TerrenoApp {
 
   build(): Express {
     const { options } = this;
-    const providers: AuthProvider[] = [];
-    if (options.auth?.jwt) {
-      if (!options.userModel) throw new Error("TerrenoApp: auth.jwt needs a userModel.");
-      providers.push(jwtProvider(options.userModel, options.auth.jwt));
-    }
-    const personalTokens =
-      options.auth?.jwt && options.userModel && options.auth.personalTokens !== false
-        ? (options.auth.personalTokens ?? {})
-        : undefined;
-    if (personalTokens && options.userModel) {
-      providers.push(personalTokenProvider(options.userModel));
-    }
-    providers.push(...(options.auth?.providers ?? []));
+    const { providers, personalTokens } = appAuth(options);
     const ctx: AppContext = {
       logger: this.logger,
       resolveCaller: createCallerResolver(providers),
@@ -358,18 +346,7 @@ export class TerrenoApp {
     const server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(s)));
     });
-    // Node answers header overflows and malformed requests itself, as bare text; keep the JSON shape.
-    server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
-      if (!socket.writable) return socket.destroy();
-      const failure =
-        error.code === "HPE_HEADER_OVERFLOW"
-          ? new TerrenoError("headers_too_large", "The request headers or URL are too large.")
-          : new TerrenoError("validation_failed", "The request could not be read.");
-      const body = JSON.stringify(toErrorBody(failure));
-      socket.end(
-        `HTTP/1.1 ${failure.status} ${failure.title}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    });
+    answerClientErrorsAsJson(server);
     const address = server.address();
     const actualPort = typeof address === "object" && address ? address.port : port;
     let closing: Promise<void> | undefined;
