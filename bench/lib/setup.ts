@@ -83,11 +83,13 @@ export function checkList(payload: unknown, limit: number, where: string): void 
   }
 }
 
-export function restListArm(
+/** An arm whose `verify` sends `spec` once and checks the list `payloadOf` finds in its answer. */
+function listArm(
   name: string,
   spec: HttpRequestSpec,
-  serverPid?: number,
-  limit = 20,
+  serverPid: number | undefined,
+  limit: number,
+  payloadOf: (json: unknown) => unknown,
 ): Arm {
   return {
     name,
@@ -96,9 +98,18 @@ export function restListArm(
     verify: async () => {
       const response = await send(spec);
       if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status}`);
-      checkList(response.json, limit, name);
+      checkList(payloadOf(response.json), limit, name);
     },
   };
+}
+
+export function restListArm(
+  name: string,
+  spec: HttpRequestSpec,
+  serverPid?: number,
+  limit = 20,
+): Arm {
+  return listArm(name, spec, serverPid, limit, (json) => json);
 }
 
 export function mcpListArm(
@@ -107,16 +118,7 @@ export function mcpListArm(
   serverPid?: number,
   limit = 20,
 ): Arm {
-  return {
-    name,
-    spec,
-    serverPid,
-    verify: async () => {
-      const response = await send(spec);
-      if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status}`);
-      checkList(toolPayload(response.json), limit, name);
-    },
-  };
+  return listArm(name, spec, serverPid, limit, toolPayload);
 }
 
 /**

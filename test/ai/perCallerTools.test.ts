@@ -5,73 +5,18 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { generateText, type ModelMessage, stepCountIs, type ToolSet } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { getMCPTools, getMCPToolsAsync } from "../../src/ai/index.js";
-import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { toUser } from "../../src/auth/userPlugin.js";
-import { IsAdmin, IsAuthenticated, IsOwner } from "../../src/core/permissions.js";
-import type { User as Caller, PermissionMethod } from "../../src/core/types.js";
-import { modelRouter } from "../../src/rest/modelRouter.js";
-import { signUp, type TestUser } from "../helpers/auth.js";
+import type { User as Caller } from "../../src/core/types.js";
+import { signUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { Food, Todo, User } from "../helpers/models.js";
-import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { User } from "../helpers/models.js";
+import { callerOf, EVERYONE, perCallerApp } from "../helpers/perCallerApp.js";
 
 useTestDatabase("ai_per_caller");
 
-const slowAdmin: PermissionMethod = async (_method, user) => {
-  await sleep(1);
-  return user?.admin === true;
-};
-
-/** Todos (delete: admins only) and foods; with `asyncLedger`, a ledger behind an async check. */
-function buildApp(asyncLedger = false): TerrenoApp {
-  const app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
-    .register(
-      modelRouter(
-        Todo,
-        todoOptions({
-          permissions: {
-            list: [IsAuthenticated],
-            read: [IsOwner],
-            create: [IsAuthenticated],
-            update: [IsOwner],
-            delete: [IsAdmin],
-          },
-        }),
-      ),
-    )
-    .register(modelRouter(Food, foodOptions()));
-  if (asyncLedger) {
-    app.register(
-      "/ledger",
-      modelRouter(Food, {
-        permissions: { list: [IsAuthenticated, slowAdmin], read: [slowAdmin] },
-        mcp: { toolPrefix: "ledger" },
-      }),
-    );
-  }
-  return app;
-}
-
-const EVERYONE = [
-  "foods_list",
-  "foods_read",
-  "todos_create",
-  "todos_list",
-  "todos_read",
-  "todos_update",
-];
-
 const names = (tools: ToolSet) => Object.keys(tools).sort();
-
-async function callerOf(user: TestUser): Promise<Caller> {
-  const doc = await User.findById(user.userId);
-  assert.ok(doc);
-  return toUser(doc);
-}
 
 /** A model that calls `toolName` once, then answers. */
 function callingModel(toolName: string, input: unknown) {
@@ -118,7 +63,7 @@ async function outcomeOf(tools: ToolSet, toolName: string, input: unknown) {
 }
 
 describe("getMCPTools: per-caller tools", () => {
-  const app = buildApp();
+  const app = perCallerApp({ ledger: false });
   const express = app.build();
   let aliceCaller: Caller;
   let rootCaller: Caller;
@@ -185,7 +130,7 @@ describe("getMCPTools: per-caller tools", () => {
   });
 
   test("async permission checks: getMCPTools throws clearly, getMCPToolsAsync resolves", async () => {
-    const withLedger = buildApp(true);
+    const withLedger = perCallerApp({ ledger: true });
     assert.throws(
       () => getMCPTools({ app: withLedger, user: aliceCaller }),
       /answered with a promise[\s\S]*getMCPToolsAsync/,

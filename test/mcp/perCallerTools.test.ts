@@ -5,13 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Express } from "express";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { toUser } from "../../src/auth/userPlugin.js";
-import { IsAdmin, IsAny, IsAuthenticated, IsOwner } from "../../src/core/permissions.js";
-import type { User as Caller, PermissionMethod } from "../../src/core/types.js";
+import { IsAny } from "../../src/core/permissions.js";
 import { wireTool } from "../../src/mcp/mcpServerFactory.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { canSeeTool, createToolCatalog, toolsVisibleTo } from "../../src/tools/visibleTools.js";
@@ -19,6 +16,7 @@ import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { CLIENT_KINDS, connectClient, type Listening, listen } from "../helpers/mcpClients.js";
 import { Food, Todo, User } from "../helpers/models.js";
+import { callerOf, EVERYONE, perCallerApp } from "../helpers/perCallerApp.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("mcp_per_caller");
@@ -26,50 +24,6 @@ useTestDatabase("mcp_per_caller");
 const ACCEPT = "application/json, text/event-stream";
 const MODERN = "2026-07-28";
 
-/** An admin check that answers later, as one reading the database would. */
-const slowAdmin: PermissionMethod = async (_method, user) => {
-  await sleep(1);
-  return user?.admin === true;
-};
-
-/**
- * Todos (delete: admins only), foods (every signed-in user) and a "ledger" of foods whose list
- * and read need an async admin check.
- */
-function buildApp(logger?: TerrenoApp["options"]["logger"]): TerrenoApp {
-  return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } }, logger })
-    .register(
-      modelRouter(
-        Todo,
-        todoOptions({
-          permissions: {
-            list: [IsAuthenticated],
-            read: [IsOwner],
-            create: [IsAuthenticated],
-            update: [IsOwner],
-            delete: [IsAdmin],
-          },
-        }),
-      ),
-    )
-    .register(modelRouter(Food, foodOptions()))
-    .register(
-      "/ledger",
-      modelRouter(Food, {
-        permissions: { list: [IsAuthenticated, slowAdmin], read: [slowAdmin] },
-        mcp: { toolPrefix: "ledger" },
-      }),
-    );
-}
-
-const EVERYONE = [
-  "foods_list",
-  "foods_read",
-  "todos_create",
-  "todos_list",
-  "todos_read",
-  "todos_update",
-];
 const ADMIN_ONLY = ["ledger_list", "ledger_read", "todos_delete"];
 
 function rpc(app: Express, body: unknown, token?: string, headers: Record<string, string> = {}) {
@@ -109,14 +63,8 @@ async function makeAdmin(user: TestUser): Promise<void> {
   await User.updateOne({ _id: user.userId }, { $set: { admin: true } }).exec();
 }
 
-async function callerOf(user: TestUser): Promise<Caller> {
-  const doc = await User.findById(user.userId);
-  assert.ok(doc);
-  return toUser(doc);
-}
-
 describe("per-caller tools on /mcp", () => {
-  const terreno = buildApp();
+  const terreno = perCallerApp({ ledger: true });
   const app = terreno.build();
   let server: Listening;
   let alice: TestUser;

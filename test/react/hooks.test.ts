@@ -78,10 +78,10 @@ async function startServer(steps: Step[] = []): Promise<Server> {
 
 type ChatHook = UseTerrenoChatResult<UIMessage>;
 
-function chatOptions(
-  server: Server,
-  seen: Array<{ auth: string | null; body: PlainObject }>,
-): UseTerrenoChatOptions {
+/** What each chat request carried: its authorization header and JSON body. */
+type Seen = Array<{ auth: string | null; body: PlainObject }>;
+
+function chatOptions(server: Server, seen: Seen): UseTerrenoChatOptions {
   return {
     api: `${server.server.url}/chat`,
     getToken: async () => server.user.token,
@@ -111,6 +111,31 @@ function textOf(messages: UIMessage[]): string {
     .join("");
 }
 
+/**
+ * A chat whose model asks to create a todo titled `title` (then says `reply`): sends "add a
+ * todo", waits for the approval request and hands it to `run`; the hook is unmounted after.
+ */
+async function withPendingWrite(
+  title: string,
+  reply: string,
+  run: (ctx: { hook: { current: () => ChatHook }; seen: Seen; pending: ToolPart }) => Promise<void>,
+): Promise<void> {
+  const server = await startServer([{ tools: [["todos_create", { title }]] }, { text: [reply] }]);
+  const seen: Seen = [];
+  const hook = await renderHook<ChatHook>(() => useTerrenoChat(chatOptions(server, seen)));
+  try {
+    await hook.current().sendMessage({ text: "add a todo" });
+    const pending = await waitFor(async () =>
+      hook.current().status === "ready"
+        ? toolParts(hook.current().messages).find((p) => p.state === "approval-requested")
+        : undefined,
+    );
+    await run({ hook, seen, pending });
+  } finally {
+    hook.unmount();
+  }
+}
+
 describe("terreno-mcp/react", () => {
   let shared: Server;
   before(async () => {
@@ -118,7 +143,7 @@ describe("terreno-mcp/react", () => {
   });
 
   test("useTerrenoChat sends the bearer token, streams the reply, keeps the conversation id", async () => {
-    const seen: Array<{ auth: string | null; body: PlainObject }> = [];
+    const seen: Seen = [];
     const hook = await renderHook<ChatHook>(() => useTerrenoChat(chatOptions(shared, seen)));
     try {
       await hook.current().sendMessage({ text: "hi" });
@@ -139,19 +164,7 @@ describe("terreno-mcp/react", () => {
   });
 
   test("a write waits for approval; approve(toolCallId) runs it once", async () => {
-    const server = await startServer([
-      { tools: [["todos_create", { title: "React approved todo" }]] },
-      { text: ["Created."] },
-    ]);
-    const seen: Array<{ auth: string | null; body: PlainObject }> = [];
-    const hook = await renderHook<ChatHook>(() => useTerrenoChat(chatOptions(server, seen)));
-    try {
-      await hook.current().sendMessage({ text: "add a todo" });
-      const pending = await waitFor(async () =>
-        hook.current().status === "ready"
-          ? toolParts(hook.current().messages).find((p) => p.state === "approval-requested")
-          : undefined,
-      );
+    await withPendingWrite("React approved todo", "Created.", async ({ hook, seen, pending }) => {
       assert.equal(await Todo.countDocuments({ title: "React approved todo" }), 0);
       assert.equal(
         findApprovalId(hook.current().messages, pending.toolCallId),
@@ -173,25 +186,11 @@ describe("terreno-mcp/react", () => {
       assert.equal(await Todo.countDocuments({ title: "React approved todo" }), 1);
       assert.equal(findApprovalId(hook.current().messages, pending.toolCallId), undefined);
       await assert.rejects(hook.current().approve(pending.toolCallId), /No pending approval/);
-    } finally {
-      hook.unmount();
-    }
+    });
   });
 
   test("deny(toolCallId) writes nothing", async () => {
-    const server = await startServer([
-      { tools: [["todos_create", { title: "React denied todo" }]] },
-      { text: ["Not created."] },
-    ]);
-    const seen: Array<{ auth: string | null; body: PlainObject }> = [];
-    const hook = await renderHook<ChatHook>(() => useTerrenoChat(chatOptions(server, seen)));
-    try {
-      await hook.current().sendMessage({ text: "add a todo" });
-      const pending = await waitFor(async () =>
-        hook.current().status === "ready"
-          ? toolParts(hook.current().messages).find((p) => p.state === "approval-requested")
-          : undefined,
-      );
+    await withPendingWrite("React denied todo", "Not created.", async ({ hook, seen, pending }) => {
       await hook.current().deny(pending.toolCallId, "not now");
       await waitFor(async () => seen.length === 2 && hook.current().status === "ready", 5000);
       const part = toolParts(hook.current().messages).find(
@@ -199,9 +198,7 @@ describe("terreno-mcp/react", () => {
       );
       assert.equal(part?.state, "output-denied");
       assert.equal(await Todo.countDocuments({ title: "React denied todo" }), 0);
-    } finally {
-      hook.unmount();
-    }
+    });
   });
 
   test("useMCPTools lists the caller's tools; an anonymous caller gets an error", async () => {
