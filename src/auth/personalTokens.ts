@@ -10,13 +10,19 @@
  *
  * The routes (`POST|GET /auth/tokens`, `DELETE /auth/tokens/:id`) are in tokenRoutes.ts.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import mongoose, { type Connection, Schema, type Types } from "mongoose";
 import { unauthenticated } from "../core/errors.js";
 import type { AnyModel, User } from "../core/types.js";
 import { type AuthProvider, bearerToken } from "./callerResolver.js";
 import { loadActiveUser } from "./jwt.js";
-import { ensureTokenIndexes, tokenModel } from "./tokenCollection.js";
+import {
+  ensureTokenIndexes,
+  hashToken,
+  tokenModel,
+  tokenSchema,
+  validUserIds,
+} from "./tokenCollection.js";
 
 export const ACCESS_TOKEN_MODEL_NAME = "TerrenoAccessToken";
 export const ACCESS_TOKEN_COLLECTION = "terreno_access_tokens";
@@ -64,7 +70,9 @@ export interface PersonalTokenInfo {
   lastUsedAt: Date | null;
 }
 
-const accessTokenSchema = new Schema(
+// Its indexes are built by ensureAccessTokenIndexes(), which tolerates a database without TTL
+// indexes.
+const accessTokenSchema = tokenSchema(
   {
     userId: { type: Schema.Types.ObjectId, required: true, index: true },
     name: { type: String, required: true, maxlength: 100 },
@@ -73,15 +81,8 @@ const accessTokenSchema = new Schema(
     expiresAt: { type: Date, required: true },
     lastUsedAt: { type: Date, default: null },
   },
-  {
-    collection: ACCESS_TOKEN_COLLECTION,
-    timestamps: { createdAt: true, updatedAt: false },
-    versionKey: false,
-    // Built by ensureAccessTokenIndexes(), which tolerates a database without TTL indexes.
-    autoIndex: false,
-  },
+  ACCESS_TOKEN_COLLECTION,
 );
-accessTokenSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 /** The personal-token model on `connection` (the user model's connection), registered on first use. */
 export function accessTokenModel(connection: Connection = mongoose.connection): AnyModel {
@@ -100,7 +101,7 @@ export function ensureAccessTokenIndexes(
 }
 
 export function hashPersonalToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return hashToken(token);
 }
 
 /** True when `value` has the shape of a personal access token (`tmcp_` + 43 base64url chars). */
@@ -183,9 +184,7 @@ export async function revokeUserPersonalTokens(
   userId: string | Types.ObjectId | ReadonlyArray<string | Types.ObjectId>,
   connection: Connection = mongoose.connection,
 ): Promise<number> {
-  const ids = (Array.isArray(userId) ? userId : [userId]).filter((id) =>
-    mongoose.isValidObjectId(id),
-  );
+  const ids = validUserIds(userId);
   if (ids.length === 0) return 0;
   const result = await accessTokenModel(connection)
     .deleteMany({ userId: { $in: ids } })

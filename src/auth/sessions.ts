@@ -9,11 +9,17 @@
  * Security BCP §4.14). Logout revokes a family; a password change or disabling a user revokes
  * all of the user's families (see the hooks in `authUserPlugin`).
  */
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import mongoose, { type Connection, Schema, type Types } from "mongoose";
 import { unauthenticated } from "../core/errors.js";
 import type { AnyModel } from "../core/types.js";
-import { ensureTokenIndexes, tokenModel } from "./tokenCollection.js";
+import {
+  ensureTokenIndexes,
+  hashToken,
+  tokenModel,
+  tokenSchema,
+  validUserIds,
+} from "./tokenCollection.js";
 
 export const REFRESH_TOKEN_MODEL_NAME = "TerrenoRefreshToken";
 export const REFRESH_TOKEN_COLLECTION = "terreno_refresh_tokens";
@@ -38,7 +44,9 @@ export interface RefreshTokenRecord {
   createdAt?: Date;
 }
 
-const refreshTokenSchema = new Schema(
+// Its indexes are built by ensureRefreshTokenIndexes(), which tolerates a database without TTL
+// indexes; the TTL index on `expiresAt` deletes a record once it has passed (tokenSchema).
+const refreshTokenSchema = tokenSchema(
   {
     userId: { type: Schema.Types.ObjectId, required: true, index: true },
     familyId: { type: String, required: true, index: true },
@@ -48,19 +56,8 @@ const refreshTokenSchema = new Schema(
     usedAt: { type: Date, default: null },
     revokedAt: { type: Date, default: null },
   },
-  {
-    collection: REFRESH_TOKEN_COLLECTION,
-    timestamps: { createdAt: true, updatedAt: false },
-    versionKey: false,
-    // Built by ensureRefreshTokenIndexes() instead, which tolerates a database without TTL
-    // indexes (FerretDB v1 refuses `expireAfterSeconds`; Mongoose's own build would reject
-    // `Model.init()` there).
-    autoIndex: false,
-  },
+  REFRESH_TOKEN_COLLECTION,
 );
-// MongoDB deletes a record once `expiresAt` has passed. Expiry is also checked on every read,
-// because the TTL monitor runs only once a minute (and FerretDB v1 has no TTL indexes at all).
-refreshTokenSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 /** The refresh-token model on `connection` (the user model's connection), registered on first use. */
 export function refreshTokenModel(connection: Connection = mongoose.connection): AnyModel {
@@ -80,7 +77,7 @@ export function ensureRefreshTokenIndexes(
 }
 
 export function hashRefreshToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return hashToken(token);
 }
 
 /** True when `value` has the shape of a refresh token this module issues. */
@@ -213,9 +210,7 @@ export async function revokeUserSessions(
   userId: string | Types.ObjectId | ReadonlyArray<string | Types.ObjectId>,
   connection: Connection = mongoose.connection,
 ): Promise<number> {
-  const ids = (Array.isArray(userId) ? userId : [userId]).filter((id) =>
-    mongoose.isValidObjectId(id),
-  );
+  const ids = validUserIds(userId);
   if (ids.length === 0) return 0;
   const result = await refreshTokenModel(connection)
     .updateMany({ userId: { $in: ids }, revokedAt: null }, { $set: { revokedAt: new Date() } })

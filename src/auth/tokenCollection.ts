@@ -2,10 +2,42 @@
  * Registers a token model (refresh tokens, personal access tokens) on the user model's
  * connection and builds its indexes itself, once per connection and database: a TTL index
  * where the database has them, a plain one where it refuses TTL (FerretDB v1, code 238),
- * which Mongoose's own index build would turn into a failed `Model.init()`.
+ * which Mongoose's own index build would turn into a failed `Model.init()`. Also what the token
+ * stores share: their schema's options, the hash they store, the user ids they revoke by.
  */
-import type { Connection, Schema } from "mongoose";
+import { createHash } from "node:crypto";
+import mongoose, { type Connection, Schema, type SchemaDefinition, type Types } from "mongoose";
 import type { AnyModel } from "../core/types.js";
+
+/**
+ * A token collection's schema: `createdAt` only, no version key, and `autoIndex: false`, since
+ * ensureTokenIndexes() builds the indexes instead (Mongoose's own build would reject
+ * `Model.init()` on a database that refuses TTL indexes). MongoDB deletes a record once its
+ * `expiresAt` has passed; expiry is also checked on every read, because the TTL monitor runs only
+ * once a minute (and FerretDB v1 has no TTL indexes at all).
+ */
+export function tokenSchema(definition: SchemaDefinition, collection: string): Schema {
+  const schema = new Schema(definition, {
+    collection,
+    timestamps: { createdAt: true, updatedAt: false },
+    versionKey: false,
+    autoIndex: false,
+  });
+  schema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+  return schema;
+}
+
+/** SHA-256 (hex) of a token: what a token collection stores instead of the token. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** One user id or several, as a list without the ones that are not valid ObjectIds. */
+export function validUserIds(
+  userId: string | Types.ObjectId | ReadonlyArray<string | Types.ObjectId>,
+): Array<string | Types.ObjectId> {
+  return (Array.isArray(userId) ? userId : [userId]).filter((id) => mongoose.isValidObjectId(id));
+}
 
 const builds = new WeakMap<Connection, Map<string, { database: string; build: Promise<void> }>>();
 

@@ -1,0 +1,164 @@
+/**
+ * `RateLimits`, an app's rate limits: the per-resource/per-caller rule every surface calls
+ * (`consume`), the named limiters on the app's store, and the auth routes' per-IP limit.
+ */
+import type { RequestHandler } from "express";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Logger } from "../core/logger.js";
+import type { Resource } from "../core/resource.js";
+import type { RateLimitWindow, User } from "../core/types.js";
+import { authRouteLimiter, RATE_LIMITED_AUTH_ROUTES } from "./authRateLimit.js";
+import { type LoginGuard, loginLockout } from "./loginLockout.js";
+import { handle, type RateLimit, spend } from "./rateLimitHandle.js";
+import { callerKey } from "./rateLimitKeys.js";
+import {
+  checkWindow,
+  LIMITER_NAME,
+  type RateLimitOptions,
+  resolveSettings,
+  type Settings,
+} from "./rateLimitSettings.js";
+import { type LimiterFactory, limiterFactory } from "./rateLimitStore.js";
+
+/** Which limit a call spends. */
+export type LimitedAction = "write" | "toolCall";
+
+export interface LimitedCall {
+  action: LimitedAction;
+  /** What is written, or whose tool is called: its router's `rateLimit` replaces the app's. */
+  resource?: Resource;
+  user?: Pick<User, "id">;
+  /** The client address (`clientIp(req)`), when the call came over HTTP. */
+  ip?: string;
+}
+
+interface Named {
+  window: RateLimitWindow;
+  limiter: RateLimiterAbstract;
+  handle: RateLimit;
+}
+
+/**
+ * An app's rate limits (TerrenoApp makes one from `options.rateLimit`). Off (`rateLimit`
+ * absent or `false`): nothing is counted, but `limiter()` still works, on the memory store.
+ */
+export class RateLimits {
+  readonly enabled: boolean;
+  /** The login lockout, when on; the JWT login route asks it. */
+  readonly loginGuard?: LoginGuard;
+  private readonly settings: Settings;
+  private readonly make: LimiterFactory;
+  private readonly named = new Map<string, Named>();
+
+  constructor(
+    options: RateLimitOptions | false | undefined,
+    private readonly logger: Logger,
+  ) {
+    this.enabled = Boolean(options);
+    this.settings = options ? resolveSettings(options) : {};
+    for (const [name, window] of Object.entries({
+      "auth.perIp": this.settings.authPerIp,
+      writes: this.settings.writes,
+      toolCalls: this.settings.toolCalls,
+    })) {
+      if (window) checkWindow(window, name);
+    }
+    this.make = limiterFactory(options ? options.store : "memory", logger);
+    if (this.settings.lockout) {
+      this.loginGuard = loginLockout(
+        (name, window) => this.store(name, window),
+        this.settings.lockout,
+        logger,
+      );
+    }
+  }
+
+  /**
+   * Resolves once the store is usable: at once for memory and Redis; for MongoDB, once the
+   * connection is open and the collection indexed (until then counts are kept in memory).
+   */
+  ready(): Promise<void> {
+    return this.make.ready();
+  }
+
+  /** A named limiter on this app's store, made once (the same name twice must mean the same). */
+  limiter(name: string, window: RateLimitWindow): RateLimit {
+    if (!LIMITER_NAME.test(name)) throw new Error(`rate limit name "${name}" must be snake_case.`);
+    this.store(name, window);
+    return (this.named.get(name) as Named).handle;
+  }
+
+  private store(name: string, window: RateLimitWindow): RateLimiterAbstract {
+    const existing = this.named.get(name);
+    if (existing) {
+      if (existing.window.points !== window.points || existing.window.duration !== window.duration)
+        throw new Error(`rate limit "${name}" is already defined with another window.`);
+      return existing.limiter;
+    }
+    const checked = checkWindow(window, name);
+    const limiter = this.make({ keyPrefix: `terreno_${name}`, ...checked });
+    this.named.set(name, {
+      window: checked,
+      limiter,
+      handle: handle(name, checked, limiter, this.logger),
+    });
+    return limiter;
+  }
+
+  /**
+   * THE rule, for every surface: a REST write spends 1 point of `writes`, a tool call (MCP or
+   * AI) 1 point of `toolCalls`, counted per user (else per client IP, else one `anonymous`
+   * key); a router's own `rateLimit` replaces the app's window with a bucket of its own, and
+   * `rateLimit: false` exempts it. Throws `rate_limited` when the caller has no points left.
+   */
+  async consume(call: LimitedCall): Promise<void> {
+    if (!this.enabled) return;
+    const own = call.resource?.options.rateLimit;
+    if (own === false) return;
+    const write = call.action === "write";
+    const base = write ? "writes" : "tool_calls";
+    const window = own ?? (write ? this.settings.writes : this.settings.toolCalls);
+    if (!window) return;
+    const name = own
+      ? `${base}_${call.resource?.model.modelName.toLowerCase()}_${own.points}_${own.duration}`
+      : base;
+    const limiter = this.store(name.replace(/[^a-z0-9_]/g, "_").slice(0, 64), window);
+    const reason = write ? "Too many writes." : "Too many tool calls.";
+    await spend(limiter, callerKey(call.user, call.ip), 1, reason, this.logger);
+  }
+
+  /**
+   * Checks the routers' own limits once at build (a bad window fails there, not per request)
+   * and makes their limiters; warns when routers set limits the app does not enforce.
+   */
+  prepare(resources: readonly Resource[]): void {
+    const limited = resources.filter((resource) => resource.options.rateLimit);
+    if (!this.enabled) {
+      if (limited.length > 0) {
+        this.logger.warn(
+          { models: limited.map((resource) => resource.model.modelName) },
+          "terreno-mcp: routers set rateLimit but the app's rateLimit option is off; they are not limited",
+        );
+      }
+      return;
+    }
+    for (const resource of limited) {
+      const own = resource.options.rateLimit as RateLimitWindow;
+      checkWindow(own, `${resource.model.modelName} rateLimit`);
+    }
+  }
+
+  /**
+   * The per-IP limit of the auth routes under `authPath` (by default the JWT ones; a plugin
+   * names its own, e.g. the OAuth server's sign-in, registration and token), or undefined when
+   * off. Every caller spends the one `auth_ip` bucket.
+   */
+  authRoutes(
+    authPath: string,
+    routes: readonly string[] = RATE_LIMITED_AUTH_ROUTES,
+  ): RequestHandler | undefined {
+    const window = this.enabled ? this.settings.authPerIp : undefined;
+    if (!window) return undefined;
+    return authRouteLimiter(this.store("auth_ip", window), authPath, routes, this.logger);
+  }
+}
