@@ -1,0 +1,48 @@
+/**
+ * Small building blocks shared by every part of the document: component references and names,
+ * the `{data}` envelope every success answer uses, JSON bodies and the `{id}` path parameter.
+ */
+
+import type { JsonSchema } from "../schema/types.js";
+import type { OpenApiObject } from "./types.js";
+
+/** A component reference; typed as a schema so it can sit wherever one does. */
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` }) as JsonSchema;
+
+/** `Todo` → `Todo`, `food-item` → `FoodItem`: a component name OpenAPI accepts. */
+export function componentName(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) =>
+    c ? c.toUpperCase() : "",
+  );
+  return cleaned.charAt(0).toUpperCase() + cleaned.slice(1);
+}
+
+/** `{data: schema}`: the envelope of every success answer that carries a body. */
+export function dataEnvelope(schema: JsonSchema): JsonSchema {
+  return {
+    type: "object",
+    properties: { data: schema },
+    required: ["data"],
+  };
+}
+
+/** A response (or request content) of one JSON schema. */
+export function json(schema: JsonSchema, description: string): OpenApiObject {
+  return { description, content: { "application/json": { schema } } };
+}
+
+/**
+ * A request body of one JSON schema; required unless said otherwise. Open JSON is accepted too:
+ * some bodies are written inline from plain objects rather than typed schemas.
+ */
+export function jsonBody(schema: JsonSchema | OpenApiObject, required = true): OpenApiObject {
+  return { required, content: { "application/json": { schema } } };
+}
+
+export const ID_PARAMETER = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The document's id (24 hex characters).",
+  schema: { type: "string", pattern: "^[0-9a-fA-F]{24}$" },
+};

@@ -1,0 +1,148 @@
+/**
+ * A model router in the document: its component schemas (the document, create and update
+ * bodies, the list page) and the CRUD operations its REST view enables, nothing more. Bodies
+ * are the view's own create/update schemas, the ones the core validates with.
+ */
+
+import type { CrudMethod } from "../core/types.js";
+import { outputSchema } from "../schema/outputSchema.js";
+import { rateLimitStatuses } from "./errorResponses.js";
+import { componentName, dataEnvelope, ID_PARAMETER, json, jsonBody, ref } from "./fragments.js";
+import { listParameters, populateParameter } from "./listParameters.js";
+import { operation } from "./operation.js";
+import type { MountedResource, OpenApiObject, OpenApiSource } from "./types.js";
+
+/** A router's component names, e.g. `Todo`, `TodoCreate`, `TodoUpdate`, `TodoList`. */
+export interface ResourceNames {
+  document: string;
+  create: string;
+  update: string;
+  list: string;
+}
+
+/** Picks the router's component names; `used` holds the bases earlier routers took. */
+export function resourceNames(mount: MountedResource, used: Set<string>): ResourceNames {
+  const modelName = mount.resource.model.modelName;
+  let base = componentName(modelName);
+  // Two routers on one model (or same-named models) get distinct components.
+  for (let n = 2; used.has(base); n++) base = `${componentName(modelName)}${n}`;
+  used.add(base);
+  return {
+    document: base,
+    create: `${base}Create`,
+    update: `${base}Update`,
+    list: `${base}List`,
+  };
+}
+
+/** The router's schemas: the document (hidden fields left out) and one per enabled body. */
+export function resourceSchemas(
+  mount: MountedResource,
+  names: ResourceNames,
+  schemas: OpenApiObject,
+): void {
+  const { resource } = mount;
+  const view = resource.views.rest;
+  schemas[names.document] = outputSchema(resource.description, { hidden: view.hidden });
+  if (view.methods.has("create")) schemas[names.create] = view.createSchema;
+  if (view.methods.has("update")) schemas[names.update] = view.updateSchema;
+  if (view.methods.has("list")) {
+    schemas[names.list] = {
+      type: "object",
+      properties: {
+        data: { type: "array", items: ref(names.document) },
+        page: { type: "integer", minimum: 1 },
+        limit: { type: "integer", minimum: 1 },
+        total: { type: "integer", minimum: 0 },
+        more: { type: "boolean", description: "Whether later pages hold more documents." },
+      },
+      required: ["data", "page", "limit", "total", "more"],
+    };
+  }
+}
+
+/** `GET`/`POST` on the collection, `GET`/`PATCH`/`DELETE` on `{id}`: the enabled ones only. */
+export function resourceOperations(
+  mount: MountedResource,
+  names: ResourceNames,
+  source: OpenApiSource,
+  paths: OpenApiObject,
+): void {
+  const { resource } = mount;
+  const view = resource.views.rest;
+  const model = resource.model.modelName;
+  const tags = [model];
+  const collection = mount.path;
+  const item = `${mount.path}/{id}`;
+  const limited = rateLimitStatuses(source);
+  const has = (method: CrudMethod) => view.methods.has(method);
+  const populate = populateParameter(view);
+  const populateParameters = populate ? [populate] : [];
+  const read = dataEnvelope(ref(names.document));
+
+  if (has("list") || has("create")) paths[collection] ??= {};
+  if (has("read") || has("update") || has("delete")) paths[item] ??= {};
+
+  if (has("list")) {
+    paths[collection].get = operation({
+      tags,
+      operationId: `list${names.list}`,
+      summary: `List ${model} documents`,
+      description:
+        "Filters are query parameters: `field=value`, or `field[$op]=value` with an allowed operator. " +
+        "`$or`/`$and` take indexed filters, e.g. `$or[0][title]=a&$or[1][priority][$gte]=3`. " +
+        "Unknown fields and operators are refused with 400.",
+      parameters: listParameters(resource, view),
+      responses: { "200": json(ref(names.list), "A page of documents.") },
+      errors: [400, 401, 403],
+    });
+  }
+  if (has("create")) {
+    paths[collection].post = operation({
+      tags,
+      operationId: `create${names.document}`,
+      summary: `Create a ${model}`,
+      parameters: populateParameters,
+      requestBody: jsonBody(ref(names.create)),
+      responses: { "201": json(read, "The created document.") },
+      errors: [400, 401, 403, 409, ...limited],
+    });
+  }
+  if (has("read")) {
+    paths[item].get = operation({
+      tags,
+      operationId: `read${names.document}`,
+      summary: `Read a ${model}`,
+      parameters: [ID_PARAMETER, ...populateParameters],
+      responses: { "200": json(read, "The document.") },
+      errors: [400, 401, 403, 404],
+    });
+  }
+  if (has("update")) {
+    const body = { schema: ref(names.update) };
+    paths[item].patch = operation({
+      tags,
+      operationId: `update${names.document}`,
+      summary: `Update a ${model}`,
+      description:
+        "A JSON Merge Patch (RFC 7396): fields given are set, `null` removes an optional field, absent fields are left alone.",
+      parameters: [ID_PARAMETER, ...populateParameters],
+      requestBody: {
+        required: true,
+        content: { "application/merge-patch+json": body, "application/json": body },
+      },
+      responses: { "200": json(read, "The updated document.") },
+      errors: [400, 401, 403, 404, 409, ...limited],
+    });
+  }
+  if (has("delete")) {
+    paths[item].delete = operation({
+      tags,
+      operationId: `delete${names.document}`,
+      summary: `Delete a ${model}`,
+      parameters: [ID_PARAMETER],
+      responses: { "204": { description: "Deleted." } },
+      errors: [401, 403, 404, ...limited],
+    });
+  }
+}

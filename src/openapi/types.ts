@@ -1,0 +1,68 @@
+/**
+ * What the OpenAPI document is built from (an app's routers, auth routes and custom tools) and
+ * the open JSON type the builders produce. Kept apart so every builder file shares one
+ * vocabulary without importing the document assembler.
+ */
+
+import type { Resource } from "../core/resource.js";
+import type { AnyModel } from "../core/types.js";
+import type { JsonSchema } from "../schema/types.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: OpenAPI objects are open JSON.
+export type OpenApiObject = Record<string, any>;
+
+export interface OpenApiInfo {
+  title?: string;
+  version?: string;
+  description?: string;
+}
+
+/**
+ * A custom tool (`app.tool(...)`, served at `POST /tools/<name>`): what the document reads of
+ * its tool definition.
+ */
+export interface DocumentedTool {
+  name: string;
+  title: string;
+  description: string;
+  /** The body: the tool's input JSON Schema, as `tools/list` advertises it. */
+  inputSchema: JsonSchema;
+  /** The 200 answer: the tool's output schema (`{data}`), its MCP `structuredContent`. */
+  outputSchema: JsonSchema;
+  annotations: { readOnlyHint?: boolean };
+}
+
+/** One model router as mounted on the app. */
+export interface MountedResource {
+  /** The mount path, e.g. `/todos`. */
+  path: string;
+  resource: Resource;
+}
+
+/** The JWT routes' part of the source. */
+export interface DocumentedAuth {
+  /** Default `/auth`. */
+  path: string;
+  userModel: AnyModel;
+  signupFields: readonly string[];
+  /** Personal access token routes at `<path>/tokens`. */
+  personalTokens?: DocumentedPersonalTokens;
+}
+
+export interface DocumentedPersonalTokens {
+  maxExpiresInDays: number;
+  defaultExpiresInDays: number;
+}
+
+export interface OpenApiSource {
+  info?: OpenApiInfo;
+  mounts: readonly MountedResource[];
+  /** The JWT routes, when the app serves them. */
+  auth?: DocumentedAuth;
+  /** Other bearer providers (Better Auth, external JWTs) accept `Authorization: Bearer`. */
+  bearer?: boolean;
+  /** Whether 429 answers are possible (the app's rate limits are on). */
+  rateLimited?: boolean;
+  /** The custom tools, each documented as `POST /tools/<name>`. */
+  customTools?: readonly DocumentedTool[];
+}
