@@ -96,14 +96,14 @@ const TEMPORARY_EXCEPTIONS = {
   "schema-below-core": [["src/schema/describeModel.ts", "src/core/types.ts"]],
 };
 
-const escape = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** One rule, with its exceptions carved out: exempted files get a copy that skips their edges. */
 function withExceptions(rule) {
   const exceptions = TEMPORARY_EXCEPTIONS[rule.name] ?? [];
   const byFrom = new Map();
   for (const [from, to] of exceptions) byFrom.set(from, [...(byFrom.get(from) ?? []), to]);
-  const exempt = [...byFrom.keys()].map((from) => `^${escape(from)}$`);
+  const exempt = [...byFrom.keys()].map((from) => `^${escapeRegExp(from)}$`);
   const main = {
     ...rule,
     from: { ...rule.from, pathNot: [...asList(rule.from.pathNot), ...exempt] },
@@ -113,7 +113,7 @@ function withExceptions(rule) {
     from: { ...rule.from, path: exactPath(from) },
     to: {
       ...rule.to,
-      pathNot: [...asList(rule.to.pathNot), ...tos.map((to) => `^${escape(to)}$`)],
+      pathNot: [...asList(rule.to.pathNot), ...tos.map((to) => `^${escapeRegExp(to)}$`)],
     },
   }));
   return [main, ...carved];
@@ -122,7 +122,7 @@ function withExceptions(rule) {
 /** `src/mcp/endpoint.ts` → `^src/(mcp)/endpoint\\.ts$`: the folder stays group 1 for `$1`. */
 function exactPath(file) {
   const [, folder, rest] = file.match(/^src\/([^/]+)\/(.+)$/);
-  return `^src/(${escape(folder)})/${escape(rest)}$`;
+  return `^src/(${escapeRegExp(folder)})/${escapeRegExp(rest)}$`;
 }
 
 function asList(value) {
