@@ -83,9 +83,6 @@ const TEMPORARY_EXCEPTIONS = {
     ["src/chat/chatStream.ts", "src/chat/chatTools.ts"],
     ["src/chat/chatTools.ts", "src/chat/chatPlugin.ts"],
 
-    ["src/core/types.ts", "src/core/actionTypes.ts"],
-    ["src/core/actionTypes.ts", "src/core/types.ts"],
-
     ["src/core/view.ts", "src/core/listSchema.ts"],
     ["src/core/listSchema.ts", "src/core/filter.ts"],
     ["src/core/listSchema.ts", "src/core/sort.ts"],

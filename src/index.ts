@@ -73,6 +73,11 @@ export type {
   InstanceActionConfig,
 } from "./core/actionTypes.js";
 export { defineAction } from "./core/actionTypes.js";
+export type {
+  CrudOptions,
+  CrudOptions as ModelRouterOptions,
+  ResponseHandler,
+} from "./core/crudOptions.js";
 export {
   type BuiltInErrorCode,
   type CustomErrorCode,
@@ -114,8 +119,6 @@ export {
 export type {
   CrudHooks,
   CrudMethod,
-  CrudOptions,
-  CrudOptions as ModelRouterOptions,
   MCPConfig,
   OperationObserver,
   PermissionMethod,
@@ -123,7 +126,6 @@ export type {
   PlainObject,
   PopulatePath,
   RequestContext,
-  ResponseHandler,
   Transport,
   User,
   WriteOutcome,

@@ -4,7 +4,8 @@
  */
 import { describeModel } from "../schema/describeModel.js";
 import type { ModelDescription } from "../schema/types.js";
-import { type AnyModel, CRUD_METHODS, type CrudOptions, type Transport } from "./types.js";
+import type { CrudOptions } from "./crudOptions.js";
+import { type AnyModel, CRUD_METHODS, type Transport } from "./types.js";
 import { buildView, type Surface, type SurfaceView } from "./view.js";
 
 export {

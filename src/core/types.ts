@@ -3,7 +3,6 @@
  * Nothing here may import Express, the MCP SDK or `ai`.
  */
 import type { Model } from "mongoose";
-import type { ActionConfig } from "./actionTypes.js";
 import type { ErrorCode } from "./errors.js";
 
 export type CrudMethod = "list" | "read" | "create" | "update" | "delete";
@@ -105,13 +104,6 @@ export interface PopulatePath {
 
 export type PlainObject = Record<string, unknown>;
 
-export type ResponseHandler = (
-  value: PlainObject | PlainObject[],
-  method: CrudMethod,
-  req: RequestContext,
-  options: CrudOptions,
-) => unknown | Promise<unknown>;
-
 export interface CrudHooks {
   /** Return the (possibly changed) body; `null` refuses the write with 403. */
   preCreate?: (
@@ -151,47 +143,6 @@ export interface MCPConfig {
     method: CrudMethod,
     user?: User,
   ) => unknown;
-}
-
-export interface CrudOptions extends CrudHooks {
-  permissions: Permissions;
-  /** Fields that list callers may filter on. Anything else gets a 400. */
-  queryFields?: string[];
-  /** Merged over the caller's filter. Returning `null` yields an empty result. */
-  queryFilter?: (
-    user: User | undefined,
-    query: PlainObject,
-  ) => PlainObject | null | Promise<PlainObject | null>;
-  /** Defaults applied to list filters when the caller does not set them. */
-  defaultQueryParams?: PlainObject;
-  /** Default sort, e.g. `"-createdAt"` or `{ createdAt: -1 }`. */
-  sort?: string | Record<string, 1 | -1>;
-  defaultLimit?: number;
-  maxLimit?: number;
-  populatePaths?: PopulatePath[];
-  /** Fields no client may write (e.g. an owner set by a hook). Writes naming them get a 400. */
-  readOnlyFields?: string[];
-  responseHandler?: ResponseHandler;
-  /** Opt this model in to MCP and AI tools. */
-  mcp?: MCPConfig;
-  /**
-   * Whether callers with no user reach the permission checks. `true`/`false` sets every
-   * surface; an object sets REST and the tools (MCP, AI) apart. Default: REST leaves anonymous
-   * callers to the permissions (so `IsAny` serves them), tools refuse them with 401.
-   */
-  allowAnonymous?: boolean | { rest?: boolean; tools?: boolean };
-  /**
-   * This router's own rate limit for REST writes (POST/PATCH/DELETE) and for calls of its MCP
-   * and AI tools, per caller, in place of the app's `rateLimit.writes` / `rateLimit.toolCalls`;
-   * `false` exempts the router. Takes effect when the app has rate limits on (src/ops/rateLimit.ts).
-   */
-  rateLimit?: RateLimitWindow | false;
-  /**
-   * Named operations beyond CRUD, each a REST route (`POST /todos/:id/complete` for an
-   * instance action, `POST /todos/complete` for a collection one) and, on an MCP-enabled
-   * router, a tool (`todos_complete`). See src/core/actionTypes.ts.
-   */
-  actions?: Record<string, ActionConfig>;
 }
 
 /** At most `points` per caller in any window of `duration` seconds (counted from its first use). */

@@ -8,9 +8,10 @@ import { createHiddenFields, type HiddenFields } from "../schema/hiddenFields.js
 import { writeSchema } from "../schema/jsonSchema.js";
 import type { FieldDescriptor, JsonSchema, ModelDescription } from "../schema/types.js";
 import { lazyValidator, type Validator } from "../schema/validator.js";
+import type { CrudOptions } from "./crudOptions.js";
 import { type ListInputContract, listInputContract } from "./listSchema.js";
 import { isMethodEnabled } from "./permissions.js";
-import { CRUD_METHODS, type CrudMethod, type CrudOptions, type PopulatePath } from "./types.js";
+import { CRUD_METHODS, type CrudMethod, type PopulatePath } from "./types.js";
 
 /** REST sees everything but `select: false`; MCP and AI tools also lose `mcp.excludeFields`. */
 export type Surface = "rest" | "tools";

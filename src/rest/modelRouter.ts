@@ -4,10 +4,11 @@
  * the core, and every failure leaves through the app's one error middleware.
  */
 import express, { type Request, type Response, type Router } from "express";
+import type { CrudOptions } from "../core/crudOptions.js";
 import { action, create, list, read, remove, runOperation, update } from "../core/index.js";
 import { isReadOnlyAction } from "../core/operations/action.js";
 import { defineResource, type Resource } from "../core/resource.js";
-import type { AnyModel, CrudOptions } from "../core/types.js";
+import type { AnyModel } from "../core/types.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
 import { restWriteLimit } from "../ops/rateLimit.js";
 import { parseListQuery } from "./parseListQuery.js";

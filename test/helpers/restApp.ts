@@ -1,7 +1,8 @@
 /** The app under test for the REST suites: owned Todos and shared Foods with JWT auth. */
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import type { CrudOptions } from "../../src/core/crudOptions.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
-import type { CrudOptions, PlainObject, RequestContext } from "../../src/core/types.js";
+import type { PlainObject, RequestContext } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { Food, Todo, User } from "./models.js";
 

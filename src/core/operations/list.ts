@@ -1,6 +1,7 @@
 /** list: permission → filter (caller's, defaults, queryFilter, soft delete) → page → populate → respond. */
 
 import { authorize } from "../authorize.js";
+import type { CrudOptions } from "../crudOptions.js";
 import { validationFailed } from "../errors.js";
 import { buildFilter, conjoinFilters, FILTER_COMBINATORS } from "../filter.js";
 import { assertNoForbiddenKeys } from "../inputSafety.js";
@@ -8,7 +9,7 @@ import { resolvePopulate } from "../populate.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import { parseSort, type SortSpec } from "../sort.js";
-import type { CrudOptions, PlainObject, RequestContext } from "../types.js";
+import type { PlainObject, RequestContext } from "../types.js";
 import type { SurfaceView } from "../view.js";
 
 export interface ListInput {
