@@ -7,6 +7,7 @@
 import { type JSONSchema7, jsonSchema, type Schema, type Tool, type ToolSet, tool } from "ai";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { TerrenoError } from "../core/errors.js";
+import { isWrite } from "../core/isWrite.js";
 import { consoleLogger, type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { OperationObserver } from "../core/observe.js";
@@ -71,8 +72,6 @@ export type GetMCPToolsOptions = GetMCPToolsCommonOptions &
         app?: never;
       }
   );
-
-const WRITE_METHODS: ReadonlySet<CrudMethod> = new Set(["create", "update", "delete"]);
 
 function isUser(value: unknown): value is User {
   return (
@@ -237,10 +236,7 @@ function toolSet(definitions: readonly ToolDefinition[], options: GetMCPToolsOpt
   for (const def of definitions) {
     const shared = contextBoundTool(
       def,
-      options.requireApproval === true &&
-        (def.method === undefined
-          ? def.annotations.readOnlyHint !== true
-          : WRITE_METHODS.has(def.method)),
+      options.requireApproval === true && isWrite(def),
       reporting,
     );
     tools[def.name] = user

@@ -7,6 +7,7 @@ import { getMCPToolsAsync } from "../ai/getMCPTools.js";
 import { errorOutput } from "../ai/toolOutput.js";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { TerrenoError } from "../core/errors.js";
+import { isWrite } from "../core/isWrite.js";
 import type { PlainObject, User } from "../core/types.js";
 import type { ChatApproval } from "./chatPlugin.js";
 import { ChatToolRun } from "./models.js";
@@ -15,13 +16,13 @@ import { type DocHit, SEARCH_DOCS_TOOL_NAME, type SearchDocsInput } from "./sear
 
 type ToolCallOptions = Parameters<NonNullable<Tool["execute"]>>[1];
 
-function needsApproval(approval: ChatApproval, annotations: PlainObject | undefined): boolean {
-  if (approval === "none") return false;
-  // MCP's defaults: a tool not marked read-only is destructive unless it says otherwise.
-  if (approval === "destructive") {
-    return annotations?.readOnlyHint !== true && annotations?.destructiveHint !== false;
-  }
-  return annotations?.readOnlyHint !== true;
+function needsApproval(
+  approval: ChatApproval,
+  tool: { method?: string; annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean } },
+): boolean {
+  if (approval === "none" || !isWrite(tool)) return false;
+  // MCP's defaults: a write is destructive unless it says otherwise.
+  return approval !== "destructive" || tool.annotations?.destructiveHint !== false;
 }
 
 /** Runs a gated tool call at most once per conversation, however often it is approved. */
@@ -56,10 +57,12 @@ export async function chatTools(options: ChatToolsOptions): Promise<ToolSet> {
   const definitions = new Map(app.toolDefinitions.map((def) => [def.name, def]));
   const tools: ToolSet = {};
   for (const [name, original] of Object.entries(base)) {
-    const annotations =
-      (definitions.get(name)?.annotations as PlainObject | undefined) ??
-      (original as { metadata?: { annotations?: PlainObject } }).metadata?.annotations;
-    const gated = needsApproval(approval, annotations);
+    const gated = needsApproval(
+      approval,
+      definitions.get(name) ??
+        (original as { metadata?: { annotations?: PlainObject } }).metadata ??
+        {},
+    );
     const execute = original.execute;
     if (!execute) continue;
     tools[name] = {

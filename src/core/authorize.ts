@@ -1,15 +1,36 @@
 /**
- * The first step of every operation, on every surface: the method exists on this surface
- * (405), the caller may be anonymous here (401), the caller's token scope allows the method
- * (403, src/core/scopes.ts), and the method-level permissions pass (401/403). Returns the
- * view the rest of the operation is judged by.
+ * The first step of every CRUD operation, on every surface: the method exists on this
+ * surface (405), then the one verdict (src/core/verdict.ts: anonymous 401, token scope 403,
+ * method-level permissions 401/403). Returns the view the rest of the operation is judged by.
  */
-import { methodNotAllowed, unauthenticated } from "./errors.js";
-import { checkPermissions } from "./permissions.js";
+import { methodNotAllowed } from "./errors.js";
+import { isWrite } from "./isWrite.js";
 import { type Resource, viewFor } from "./resource.js";
-import { assertScopeAllows } from "./scopes.js";
 import type { CrudMethod, RequestContext } from "./types.js";
+import { type AccessRule, assertAllowed } from "./verdict.js";
 import type { SurfaceView } from "./view.js";
+
+const rules = new WeakMap<SurfaceView, Map<CrudMethod, AccessRule>>();
+
+/** The verdict's rule for `method` on one surface's view of `resource`, built once. */
+export function crudAccess(resource: Resource, view: SurfaceView, method: CrudMethod): AccessRule {
+  let byMethod = rules.get(view);
+  if (!byMethod) {
+    byMethod = new Map();
+    rules.set(view, byMethod);
+  }
+  let rule = byMethod.get(method);
+  if (!rule) {
+    rule = {
+      method,
+      write: isWrite(method),
+      anonymous: view.anonymous,
+      permissions: resource.options.permissions[method] ?? [],
+    };
+    byMethod.set(method, rule);
+  }
+  return rule;
+}
 
 export async function authorize(
   resource: Resource,
@@ -17,10 +38,8 @@ export async function authorize(
   method: CrudMethod,
 ): Promise<SurfaceView> {
   const view = viewFor(resource, ctx.transport);
+  // The view holds only enabled methods (permissions set and non-empty).
   if (!view.methods.has(method)) throw methodNotAllowed(method);
-  if (!ctx.user && !view.anonymous) throw unauthenticated();
-  // A read-scoped token may list and read only, whatever the permissions say.
-  assertScopeAllows(ctx, method);
-  await checkPermissions(resource.options.permissions, method, ctx.user);
+  await assertAllowed(crudAccess(resource, view, method), ctx);
   return view;
 }

@@ -55,12 +55,31 @@ function knownId(id: unknown): string | undefined {
 }
 
 /**
+ * What a write is reported against when it is not one model's (a custom tool): the `model`
+ * its records carry, and the fields a body names.
+ */
+export interface WriteTarget {
+  model: string;
+  fields(body: unknown): string[];
+}
+
+function targetOf(target: Resource | WriteTarget, action: WriteRecord["action"]): WriteTarget {
+  if (typeof target.model === "string") return target as WriteTarget;
+  const resource = target as Resource;
+  return {
+    model: resource.model.modelName,
+    fields: (body) => (action === "delete" ? [] : changedFields(resource, body)),
+  };
+}
+
+/**
  * Runs a write and reports it to `ctx.observer`, whatever its outcome. The original error is
  * rethrown unchanged; an observer that throws anyway is ignored here (observers log their own
- * failures), so telling never changes the answer.
+ * failures), so telling never changes the answer. Every write is reported here: CRUD,
+ * actions (a model's `resource`) and custom tools (a `WriteTarget`).
  */
 export async function observeWrite<T>(
-  resource: Resource,
+  resource: Resource | WriteTarget,
   ctx: RequestContext,
   action: WriteRecord["action"],
   known: { id?: unknown; body?: unknown },
@@ -76,11 +95,12 @@ export async function observeWrite<T>(
     outcome = normalizeError(error).code;
     throw error;
   } finally {
+    const target = targetOf(resource, action);
     const record: WriteRecord = {
       action,
-      model: resource.model.modelName,
+      model: target.model,
       ...(trace.documentId ? { documentId: trace.documentId } : {}),
-      fields: action === "delete" ? [] : changedFields(resource, known.body),
+      fields: target.fields(known.body),
       outcome,
     };
     try {

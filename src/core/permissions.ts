@@ -1,8 +1,9 @@
 /**
- * Permission helpers and the one function that enforces them. Method-level checks run
- * without a document; object-level checks run again on the loaded document.
+ * Permission helpers, and the object-level check on a loaded document. Method-level checks
+ * (no document yet) are part of the one verdict, src/core/verdict.ts.
  */
-import { forbidden, methodNotAllowed, unauthenticated } from "./errors.js";
+import { forbidden, unauthenticated } from "./errors.js";
+import { isWrite } from "./isWrite.js";
 import type { AnyDocument, CrudMethod, PermissionMethod, Permissions, User } from "./types.js";
 
 export const IsAny: PermissionMethod = () => true;
@@ -32,10 +33,10 @@ export const IsOwner: PermissionMethod = (_method, user, obj) => {
 };
 
 export const IsAuthenticatedOrReadOnly: PermissionMethod = (method, user) =>
-  Boolean(user) || method === "list" || method === "read";
+  Boolean(user) || !isWrite(method);
 
 export const IsOwnerOrReadOnly: PermissionMethod = (method, user, obj) =>
-  method === "list" || method === "read" || IsOwner(method, user, obj);
+  !isWrite(method) || IsOwner(method, user, obj);
 
 /** Scopes a list to the caller's own documents (admins see everything). */
 export function OwnerQueryFilter(user?: User): Record<string, unknown> | null {
@@ -60,50 +61,6 @@ async function passes(
     if (!(await check(method, user, obj))) return false;
   }
   return true;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
-}
-
-/**
- * Whether `user` passes the method-level checks of `method` (called with no document); false
- * when the method is disabled. Synchronous while every check answers synchronously, so tool
- * lists (src/tools/visibleTools.ts) can be built without a promise per tool; a check that
- * returns a promise makes the answer a promise. Checks run in order and stop at the first no.
- */
-export function permitsMethod(
-  permissions: Permissions,
-  method: CrudMethod,
-  user: User | undefined,
-): boolean | Promise<boolean> {
-  const checks = permissions[method];
-  if (!checks || checks.length === 0) return false;
-  for (let i = 0; i < checks.length; i += 1) {
-    const verdict = checks[i](method, user);
-    if (isThenable(verdict)) {
-      return Promise.resolve(verdict).then(
-        (ok) => Boolean(ok) && passes(checks.slice(i + 1), method, user),
-      );
-    }
-    if (!verdict) return false;
-  }
-  return true;
-}
-
-/** Method level, before any document is loaded: 401 for an anonymous caller who fails, 403 otherwise. */
-export async function checkPermissions(
-  permissions: Permissions,
-  method: CrudMethod,
-  user: User | undefined,
-): Promise<void> {
-  const checks = permissions[method];
-  if (!checks || checks.length === 0) {
-    throw methodNotAllowed(method);
-  }
-  if (!(await permitsMethod(permissions, method, user))) {
-    throw user ? forbidden() : unauthenticated();
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * What a caller's scopes allow: THE rule, in one place. `authorize()` applies it to every
- * operation on every surface (REST, MCP, AI tools), and `visibleTools()` (src/tools) to the
- * tools a caller is shown.
+ * What a caller's scopes allow: THE rule, in one place. The one verdict (src/core/verdict.ts)
+ * applies it to every operation on every surface (REST, MCP, AI tools) and to the tools a
+ * caller is shown.
  *
  * - No scopes (`undefined`): an ordinary session (JWT, Better Auth). Full access, subject to
  *   the model's permissions as always.
@@ -14,6 +14,7 @@
  * (`tmcp_…`) or an OAuth access token sets `user.scopes` when its AuthProvider resolves it.
  */
 import { forbidden, type TerrenoError } from "./errors.js";
+import { isWrite } from "./isWrite.js";
 import type { CrudMethod, RequestContext } from "./types.js";
 
 /** Scopes that allow reading: a personal token's `read`, an OAuth token's `mcp:read`. */
@@ -49,9 +50,9 @@ export function scopesAllow(scopes: readonly string[] | undefined, access: Scope
   return level === "write" || (level === "read" && access === "read");
 }
 
-/** A CRUD method's access: `list` and `read` read, everything else writes. */
+/** An operation's access: `write` when it writes (`isWrite`, src/core/isWrite.ts), else `read`. */
 export function accessFor(method: CrudMethod | (string & {})): ScopeAccess {
-  return method === "list" || method === "read" ? "read" : "write";
+  return isWrite(method) ? "write" : "read";
 }
 
 /** The 403 for a caller whose scopes do not allow `access`. */

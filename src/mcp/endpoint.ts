@@ -86,7 +86,7 @@ export function mcpPlugin(
   // `tools` (definitions and validators) were built once; requests only construct a light Server.
   const anonymousAllowed =
     resources.some((resource) => resource.views.tools.anonymous) ||
-    tools.some((tool) => tool.kind === "handler" && tool.anonymous === true);
+    tools.some((tool) => tool.kind === "handler" && tool.access.anonymous);
   const { logger } = ctx;
   const factory = createServerFactory(
     tools,

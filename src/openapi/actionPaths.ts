@@ -4,6 +4,7 @@
  * same one the action's tool advertises) as the body, answering `{data}`.
  */
 
+import { isWrite } from "../core/isWrite.js";
 import { portableJsonSchema } from "../core/zodSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import { rateLimitStatuses } from "./errorResponses.js";
@@ -23,7 +24,7 @@ export function actionOperations(
   for (const [name, config] of Object.entries(resource.options.actions ?? {})) {
     const where = `action ${model}.${name}`;
     const instance = config.scope === "instance";
-    const readOnly = config.annotations?.readOnlyHint === true;
+    const readOnly = !isWrite({ method: name, annotations: config.annotations });
     const limited = rateLimitStatuses(source, !readOnly);
     const input: JsonSchema = config.input
       ? portableJsonSchema(config.input, `${where} input`)

@@ -5,6 +5,7 @@
  * read-only tools spend no write points.
  */
 
+import { isWrite } from "../core/isWrite.js";
 import { rateLimitStatuses } from "./errorResponses.js";
 import { json, jsonBody } from "./fragments.js";
 import { operation } from "./operation.js";
@@ -27,7 +28,7 @@ function toolOperationId(name: string, paths: OpenApiObject): string {
 /** Call it after every other path is in place: its ids step aside for the ones taken. */
 export function customToolOperations(source: OpenApiSource, paths: OpenApiObject): void {
   for (const tool of source.customTools ?? []) {
-    const readOnly = tool.annotations.readOnlyHint === true;
+    const readOnly = !isWrite(tool);
     paths[`/tools/${tool.name}`] = {
       post: operation({
         tags: ["Tools"],

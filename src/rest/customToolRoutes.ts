@@ -12,6 +12,7 @@
  */
 import express, { type Request, type Response, type Router } from "express";
 import { TerrenoError, unauthenticated } from "../core/errors.js";
+import { isWrite } from "../core/isWrite.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
 import { clientIp, type RateLimits } from "../ops/rateLimit.js";
 import { executeTool } from "../tools/executeTool.js";
@@ -52,7 +53,7 @@ export function customToolRouter(
     if (!tool || !(await canSeeTool(tool, ctx.user))) {
       throw ctx.user ? unknownTool(name) : unauthenticated();
     }
-    if (tool.annotations.readOnlyHint !== true) {
+    if (isWrite(tool)) {
       await rateLimits?.consume({ action: "write", user: ctx.user, ip: clientIp(req) });
     }
     const body = bodyOf(req);

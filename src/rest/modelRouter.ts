@@ -6,7 +6,7 @@
 import express, { type Request, type Response, type Router } from "express";
 import type { CrudOptions } from "../core/crudOptions.js";
 import { action, create, list, read, remove, runOperation, update } from "../core/index.js";
-import { isReadOnlyAction } from "../core/operations/action.js";
+import { isWrite } from "../core/isWrite.js";
 import { defineResource, type Resource } from "../core/resource.js";
 import type { AnyModel } from "../core/types.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
@@ -37,7 +37,9 @@ function bodyOf(req: Request): unknown {
  */
 function mountActions(router: Router, resource: Resource): void {
   for (const [name, config] of Object.entries(resource.options.actions ?? {})) {
-    const limit = isReadOnlyAction(config) ? [] : [restWriteLimit(resource)];
+    const limit = isWrite({ method: name, annotations: config.annotations })
+      ? [restWriteLimit(resource)]
+      : [];
     const path = config.scope === "instance" ? `/:id/${name}` : `/${name}`;
     router.post(path, ...limit, async (req: Request, res: Response) => {
       const input = {

@@ -6,11 +6,10 @@
  * the one validation, in the core.
  */
 import type { ActionAnnotations, ActionConfig, CustomToolConfig } from "../core/actionTypes.js";
-import { action } from "../core/operations/action.js";
-import { customTool, permitsCustomTool } from "../core/operations/customTool.js";
-import { permitsMethod } from "../core/permissions.js";
+import { isWrite } from "../core/isWrite.js";
+import { action, actionAccess } from "../core/operations/action.js";
+import { customTool, customToolAccess } from "../core/operations/customTool.js";
 import type { Resource } from "../core/resource.js";
-import type { CrudMethod, Permissions } from "../core/types.js";
 import { portableJsonSchema } from "../core/zodSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import { defaultToolPrefix, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./naming.js";
@@ -81,7 +80,7 @@ function titleOf(name: string): string {
 }
 
 function annotationsOf(title: string, given: ActionAnnotations | undefined): ToolAnnotations {
-  const readOnly = given?.readOnlyHint === true;
+  const readOnly = !isWrite({ annotations: given });
   return {
     title,
     readOnlyHint: readOnly,
@@ -130,7 +129,6 @@ export function actionToolDefinitions(resource: Resource): HandlerToolDefinition
         }
       : input;
     const title = config.title ?? `${titleOf(name)} ${resource.model.modelName}`;
-    const permissions = { [name]: config.permissions } as Permissions;
     return {
       name: toolName,
       kind: "handler",
@@ -143,8 +141,7 @@ export function actionToolDefinitions(resource: Resource): HandlerToolDefinition
       inputSchema,
       outputSchema: outputSchemaOf(config, where),
       annotations: annotationsOf(title, config.annotations),
-      anonymous: resource.views.tools.anonymous,
-      permits: (user) => permitsMethod(permissions, name as CrudMethod, user),
+      access: actionAccess(resource.views.tools, name, config),
       handler: async (args, ctx) => {
         if (!instance) return { data: await action(resource, ctx, name, { input: args }) };
         const { id, ...rest } = args;
@@ -172,8 +169,7 @@ export function customToolDefinition(
     inputSchema,
     outputSchema: outputSchemaOf(config, where),
     annotations: annotationsOf(title, config.annotations),
-    anonymous: config.allowAnonymous === true,
-    permits: (user) => permitsCustomTool(name, config, user),
+    access: customToolAccess(name, config),
     handler: async (args, ctx) => ({ data: await customTool(name, config, ctx, args) }),
   };
 }

@@ -11,6 +11,7 @@ import {
 } from "../core/errors.js";
 import { create, list, read, remove, runOperation, update } from "../core/index.js";
 import { assertNoForbiddenKeys } from "../core/inputSafety.js";
+import { isWrite } from "../core/isWrite.js";
 import { observeRefusal } from "../core/observe.js";
 import type { PlainObject, RequestContext } from "../core/types.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
@@ -46,7 +47,7 @@ async function reportRefusedWrite(
   args: unknown,
   error: unknown,
 ) {
-  if (tool.kind === "handler" || tool.method === "list" || tool.method === "read") return;
+  if (tool.kind === "handler" || !isWrite(tool)) return;
   const { id, ...body } =
     typeof args === "object" && args !== null && !Array.isArray(args) ? (args as PlainObject) : {};
   const known = tool.method === "create" ? { body: args } : { id, body };

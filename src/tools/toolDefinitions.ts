@@ -3,14 +3,15 @@
  * endpoint and the AI SDK adapter: names, descriptions, annotations, input and output
  * schemas, and compiled argument validators.
  */
+import { crudAccess } from "../core/authorize.js";
 import type { Resource } from "../core/resource.js";
 import {
   CRUD_METHODS,
   type CrudMethod,
   type PlainObject,
   type RequestContext,
-  type User,
 } from "../core/types.js";
+import type { AccessRule } from "../core/verdict.js";
 import type { JsonSchema } from "../schema/types.js";
 import { compileValidator, type Validator } from "../schema/validator.js";
 import { describeTool, toolTitle } from "./describeTool.js";
@@ -33,6 +34,11 @@ interface ToolDefinitionBase {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
+  /**
+   * Who may see and call it: the one verdict's rule (src/core/verdict.ts), the same object the
+   * operation the tool runs is judged by, so a call is judged once.
+   */
+  access: AccessRule;
   /**
    * Checks the call's parameters (list, read, delete; a handler tool's whole input). Bodies of
    * create and update are checked once, by the core, against the same view schema this tool
@@ -69,10 +75,6 @@ export interface HandlerToolDefinition extends ToolDefinitionBase {
   /** A discovery tool (`describe_models`, `whoami`; `mcp: {discovery: true}`). */
   discovery?: true;
   handler: (input: PlainObject, ctx: RequestContext) => Promise<PlainObject>;
-  /** Whether callers with no user see and may call it. Default false. */
-  anonymous?: boolean;
-  /** Who else sees it (after `anonymous` and the scope rule on `readOnlyHint`). Default: all. */
-  permits?: (user: User | undefined) => boolean | Promise<boolean>;
 }
 
 export type ToolDefinition = ResourceToolDefinition | HandlerToolDefinition;
@@ -149,6 +151,7 @@ export function toolDefinitionsFor(resource: Resource): ResourceToolDefinition[]
       inputSchema,
       outputSchema: toolOutputSchema(resource, method),
       annotations: { title, ...ANNOTATIONS[method] },
+      access: crudAccess(resource, resource.views.tools, method),
       ...(BODY_METHODS.has(method)
         ? {}
         : { validate: validatorFor(resource, method, inputSchema) }),

@@ -1,13 +1,9 @@
 /**
- * Which tools a caller sees and may call: THE rule, in one place, for /mcp (`tools/list` and
- * `tools/call`) and getMCPTools(). A caller sees a tool when
- *
- * - it has a user, or the tool's model serves anonymous callers on the tools surface
- *   (`allowAnonymous`, the view's `anonymous` flag);
- * - its token scope allows the tool: a read-scoped token sees only tools annotated
- *   `readOnlyHint: true` (the scope rule itself is the core's, src/core/scopes.ts);
- * - it passes the tool method's method-level permissions, called as the core calls them
- *   before any document is loaded: `(method, user)` with no document (`permitsMethod`).
+ * Which tools a caller sees and may call, for /mcp (`tools/list` and `tools/call`),
+ * getMCPTools() and `POST /tools/<name>`: the tool's rule (`tool.access`) under the core's
+ * one verdict (src/core/verdict.ts): a user, or a tool that serves anonymous callers; a
+ * token scope that allows the tool (a read-only token sees only tools that do not write,
+ * `isWrite`); the method-level permissions, called `(method, user)` with no document.
  *
  * To a caller, a tool it does not see does not exist: `tools/list` leaves it out and
  * `tools/call` answers it exactly as an unknown tool. Object-level checks (IsOwner on a given
@@ -16,19 +12,14 @@
  * Permission checks may be async. Every function here answers synchronously while the checks
  * do, and with a promise as soon as one check returns one.
  */
-import { permitsMethod } from "../core/permissions.js";
-import { accessLevel, callerScopes, scopesAllow } from "../core/scopes.js";
+import { isWrite } from "../core/isWrite.js";
+import { accessLevel, scopesAllow } from "../core/scopes.js";
 import type { User } from "../core/types.js";
-import type {
-  HandlerToolDefinition,
-  ResourceToolDefinition,
-  ToolDefinition,
-} from "./toolDefinitions.js";
+import { verdict } from "../core/verdict.js";
+import type { ToolDefinition } from "./toolDefinitions.js";
 
 /** What the rule reads of a tool definition. */
-export type VisibilityInput =
-  | Pick<ResourceToolDefinition, "annotations" | "method" | "resource" | "kind">
-  | Pick<HandlerToolDefinition, "annotations" | "kind" | "anonymous" | "permits">;
+export type VisibilityInput = Pick<ToolDefinition, "access">;
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -38,14 +29,14 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
 
 /** The scope part of the rule: whether a caller with these scopes (`undefined`: a session) may see `tool`. */
 export function isToolVisible(
-  tool: Pick<ToolDefinition, "annotations">,
+  tool: Pick<ToolDefinition, "annotations" | "method">,
   scopes: readonly string[] | undefined,
 ): boolean {
-  return scopesAllow(scopes, tool.annotations.readOnlyHint === true ? "read" : "write");
+  return scopesAllow(scopes, isWrite(tool) ? "write" : "read");
 }
 
 /** The scope part of the rule over a list: the tools these scopes allow, in order. */
-export function visibleTools<T extends Pick<ToolDefinition, "annotations">>(
+export function visibleTools<T extends Pick<ToolDefinition, "annotations" | "method">>(
   tools: readonly T[],
   scopes: readonly string[] | undefined,
 ): readonly T[] {
@@ -55,15 +46,8 @@ export function visibleTools<T extends Pick<ToolDefinition, "annotations">>(
 
 /** Whether `user` (undefined: an anonymous caller) sees `tool`. The whole rule. */
 export function canSeeTool(tool: VisibilityInput, user: User | undefined): MaybePromise<boolean> {
-  // A tool with no resource (discovery, custom): its own `anonymous` flag and `permits`.
-  if (tool.kind === "handler") {
-    if (!user && tool.anonymous !== true) return false;
-    if (!isToolVisible(tool, callerScopes({ user }))) return false;
-    return tool.permits ? tool.permits(user) : true;
-  }
-  if (!user && !tool.resource.views.tools.anonymous) return false;
-  if (!isToolVisible(tool, callerScopes({ user }))) return false;
-  return permitsMethod(tool.resource.options.permissions, tool.method, user);
+  const answer = verdict(tool.access, { user });
+  return isPromise(answer) ? answer.then((v) => v === "allowed") : answer === "allowed";
 }
 
 /** One verdict per tool, in order: an array, or a promise of one when a check was async. */

@@ -1,6 +1,6 @@
 /**
- * action: caller (anonymous per the view) → scope (read-only actions need read, others write)
- * → the action's method-level permissions → for instance actions, load the document (404
+ * action: the one verdict (src/core/verdict.ts: anonymous per the view, scope by `isWrite`,
+ * the action's method-level permissions) → for instance actions, load the document (404
  * when missing or not readable, 403 when readable but the action's permissions refuse it) →
  * validate the input with its zod schema (one validation; `validation_failed` with dotted
  * paths) → handler → result through the surface's view (hidden fields stripped) or checked
@@ -9,21 +9,15 @@
 import mongoose from "mongoose";
 import type { z } from "zod";
 import type { ActionConfig } from "../actionTypes.js";
-import {
-  forbidden,
-  methodNotAllowed,
-  TerrenoError,
-  unauthenticated,
-  validationFailed,
-} from "../errors.js";
+import { methodNotAllowed, TerrenoError, validationFailed } from "../errors.js";
 import { assertNoForbiddenKeys } from "../inputSafety.js";
+import { isWrite } from "../isWrite.js";
 import { loadDocument } from "../loadDocument.js";
 import { observeWrite } from "../observe.js";
-import { permitsMethod } from "../permissions.js";
 import { type Resource, viewFor } from "../resource.js";
-import { callerScopes, scopeRefusal, scopesAllow } from "../scopes.js";
 import { serializeDocument } from "../serialize.js";
 import type { CrudMethod, PlainObject, RequestContext } from "../types.js";
+import { type AccessRule, assertAllowed } from "../verdict.js";
 import type { SurfaceView } from "../view.js";
 import { zodFieldErrors } from "../zodSchema.js";
 
@@ -42,8 +36,26 @@ export function actionOf(resource: Resource, name: string): ActionConfig {
   return action;
 }
 
-export function isReadOnlyAction(action: { annotations?: { readOnlyHint?: boolean } }): boolean {
-  return action.annotations?.readOnlyHint === true;
+const rules = new WeakMap<SurfaceView, Map<string, AccessRule>>();
+
+/** The verdict's rule for action `name` on one surface's view of its resource, built once. */
+export function actionAccess(view: SurfaceView, name: string, config: ActionConfig): AccessRule {
+  let byName = rules.get(view);
+  if (!byName) {
+    byName = new Map();
+    rules.set(view, byName);
+  }
+  let rule = byName.get(name);
+  if (!rule) {
+    rule = {
+      method: name,
+      write: isWrite({ method: name, annotations: config.annotations }),
+      anonymous: view.anonymous,
+      permissions: config.permissions,
+    };
+    byName.set(name, rule);
+  }
+  return rule;
 }
 
 /** One validation: the zod schema itself; its issues become `validation_failed` fields. */
@@ -124,7 +136,8 @@ export function action(
   input: ActionInput,
 ): Promise<unknown> {
   const config = actionOf(resource, name);
-  if (isReadOnlyAction(config)) return runAction(resource, ctx, name, config, input);
+  if (!isWrite({ method: name, annotations: config.annotations }))
+    return runAction(resource, ctx, name, config, input);
   return observeWrite(resource, ctx, name, { id: input.id, body: input.input }, () =>
     runAction(resource, ctx, name, config, input),
   );
@@ -138,17 +151,10 @@ async function runAction(
   input: ActionInput,
 ): Promise<unknown> {
   const view = viewFor(resource, ctx.transport);
-  if (!ctx.user && !view.anonymous) throw unauthenticated();
-  const scopes = callerScopes(ctx);
-  if (!scopesAllow(scopes, isReadOnlyAction(config) ? "read" : "write")) {
-    throw scopeRefusal(scopes);
-  }
-  // Permission methods are called with the action's name as their method.
+  await assertAllowed(actionAccess(view, name, config), ctx);
+  // Object-level permission methods are called with the action's name as their method.
   const method = name as CrudMethod;
   const permissions = { read: resource.options.permissions.read, [method]: config.permissions };
-  if (!(await permitsMethod(permissions, method, ctx.user))) {
-    throw ctx.user ? forbidden() : unauthenticated();
-  }
   const what = `${resource.model.modelName}.${name}`;
   if (config.scope === "instance") {
     if (input.id === undefined || input.id === null) {

@@ -6,6 +6,7 @@
  */
 import type { Resource } from "../../core/resource.js";
 import type { AnyModel, PlainObject, User } from "../../core/types.js";
+import type { AccessRule } from "../../core/verdict.js";
 import { describeModel } from "../../schema/describeModel.js";
 import type { FieldDescriptor, JsonSchema } from "../../schema/types.js";
 import { compileValidator } from "../../schema/validator.js";
@@ -29,6 +30,11 @@ export const DEFAULT_DESCRIBE_LIMIT = 20;
 export const MAX_DESCRIBE_LIMIT = 100;
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+/** Discovery tools read, and serve every signed-in caller (never anonymous ones). */
+function discoveryAccess(name: string): AccessRule {
+  return { method: name, write: false, anonymous: false, permissions: [() => true] };
+}
 
 const FIELD_SCHEMA: JsonSchema = {
   type: "object",
@@ -156,7 +162,7 @@ export function describeModelsTool(
     outputSchema: MODELS_OUTPUT,
     annotations: { title, ...READ_ONLY },
     validate: compileValidator(MODELS_INPUT),
-    anonymous: false,
+    access: discoveryAccess(DESCRIBE_MODELS),
     handler: async (args, ctx) => {
       const models = await modelsOf(ctx.user);
       const limit = typeof args.limit === "number" ? args.limit : DEFAULT_DESCRIBE_LIMIT;
@@ -246,7 +252,7 @@ export function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): Han
     outputSchema,
     annotations: { title, ...READ_ONLY },
     validate: compileValidator(inputSchema),
-    anonymous: false,
+    access: discoveryAccess(WHOAMI),
     handler: async (_args, ctx) => {
       const user = ctx.user as User;
       const out: PlainObject = { userId: user.id, admin: user.admin === true };

@@ -1,0 +1,132 @@
+/**
+ * May this caller see / call this operation: THE verdict, one pure function for every
+ * surface and every kind of operation (CRUD methods, actions, custom and discovery tools).
+ * In order: a caller with no user is refused unless the operation serves anonymous callers
+ * (401); the caller's token scope must allow a write when the operation writes (`isWrite`,
+ * 403, src/core/scopes.ts); the method-level permissions, called `(method, user)` before any
+ * document is loaded, must all pass (401 to an anonymous caller, 403 otherwise).
+ *
+ * `authorize` (CRUD), `action`, `customTool` and tool visibility (src/tools/visibleTools.ts)
+ * all judge through it. `judgeCall` enforces it for one call and remembers the answer for
+ * that call's RequestContext, so a tool call judged by the runner before its arguments are
+ * read is not judged again by the operation it runs: each permission runs once per call.
+ */
+import { forbidden, type TerrenoError, unauthenticated } from "./errors.js";
+import { callerScopes, scopeRefusal, scopesAllow } from "./scopes.js";
+import type { CrudMethod, PermissionMethod, RequestContext, User } from "./types.js";
+
+/** What the verdict reads of an operation. Built once per operation and surface, not per call. */
+export interface AccessRule {
+  /** The name permission methods are called with: a CRUD method, or an action's or tool's name. */
+  readonly method: string;
+  /** Whether the operation writes (`isWrite`): a read-only token may not call it. */
+  readonly write: boolean;
+  /** Whether callers with no user reach the permissions at all (else 401). */
+  readonly anonymous: boolean;
+  /** Method-level checks, all of which must pass. Empty: nobody may call it. */
+  readonly permissions: readonly PermissionMethod[];
+}
+
+export type Refusal = "unauthenticated" | "scope" | "forbidden";
+export type Verdict = "allowed" | Refusal;
+
+/** The caller as the verdict sees it: the user, and the scopes this call is limited to. */
+export type VerdictCaller = Pick<RequestContext, "user" | "scopes">;
+
+type MaybePromise<T> = T | Promise<T>;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+async function passesRest(
+  checks: readonly PermissionMethod[],
+  from: number,
+  method: CrudMethod,
+  user: User | undefined,
+): Promise<boolean> {
+  for (let i = from; i < checks.length; i += 1) {
+    if (!(await checks[i](method, user))) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether `user` passes every check, called `(method, user)` with no document. Synchronous
+ * while every check answers synchronously (tool lists are built without a promise per tool);
+ * a check that returns a promise makes the answer a promise. Stops at the first no.
+ */
+export function passesAll(
+  checks: readonly PermissionMethod[],
+  method: string,
+  user: User | undefined,
+): MaybePromise<boolean> {
+  if (checks.length === 0) return false;
+  // Actions and custom tools call permission methods with their own name as the method.
+  const as = method as CrudMethod;
+  for (let i = 0; i < checks.length; i += 1) {
+    const answer = checks[i](as, user);
+    if (isThenable(answer)) {
+      return Promise.resolve(answer).then(
+        (ok) => Boolean(ok) && passesRest(checks, i + 1, as, user),
+      );
+    }
+    if (!answer) return false;
+  }
+  return true;
+}
+
+/** The verdict: pure apart from the permission methods it calls. */
+export function verdict(rule: AccessRule, caller: VerdictCaller): MaybePromise<Verdict> {
+  if (!caller.user && !rule.anonymous) return "unauthenticated";
+  if (!scopesAllow(callerScopes(caller), rule.write ? "write" : "read")) return "scope";
+  const passes = passesAll(rule.permissions, rule.method, caller.user);
+  if (isThenable(passes)) return passes.then((ok) => (ok ? "allowed" : "forbidden"));
+  return passes ? "allowed" : "forbidden";
+}
+
+/** The error a refusal answers with, from the one error table. */
+export function refusalError(refusal: Refusal, caller: VerdictCaller): TerrenoError {
+  switch (refusal) {
+    case "unauthenticated":
+      return unauthenticated();
+    case "scope":
+      return scopeRefusal(callerScopes(caller));
+    case "forbidden":
+      return caller.user ? forbidden() : unauthenticated();
+  }
+}
+
+interface Judged {
+  user: User | undefined;
+  scopes: readonly string[] | undefined;
+  verdict: MaybePromise<Verdict>;
+}
+
+/** Each call's verdicts, by rule; a call is one RequestContext. */
+const judgedCalls = new WeakMap<RequestContext, Map<AccessRule, Judged>>();
+
+/**
+ * The verdict on this call (`ctx`), judged at most once per rule: a second ask with the same
+ * context (and the same caller in it) gets the first answer back.
+ */
+export function judgeCall(rule: AccessRule, ctx: RequestContext): MaybePromise<Verdict> {
+  let judged = judgedCalls.get(ctx);
+  if (!judged) {
+    judged = new Map();
+    judgedCalls.set(ctx, judged);
+  }
+  const known = judged.get(rule);
+  if (known && known.user === ctx.user && known.scopes === ctx.scopes) return known.verdict;
+  const answer = verdict(rule, ctx);
+  judged.set(rule, { user: ctx.user, scopes: ctx.scopes, verdict: answer });
+  // A check that threw is not remembered: the next ask tries again.
+  if (isThenable(answer)) answer.then(undefined, () => judged.delete(rule));
+  return answer;
+}
+
+/** Throws the refusal's error unless this call (`ctx`) is allowed. */
+export async function assertAllowed(rule: AccessRule, ctx: RequestContext): Promise<void> {
+  const answer = await judgeCall(rule, ctx);
+  if (answer !== "allowed") throw refusalError(answer, ctx);
+}
