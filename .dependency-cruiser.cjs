@@ -82,12 +82,6 @@ const TEMPORARY_EXCEPTIONS = {
     ["src/chat/chatStream.ts", "src/chat/chatPlugin.ts"],
     ["src/chat/chatStream.ts", "src/chat/chatTools.ts"],
     ["src/chat/chatTools.ts", "src/chat/chatPlugin.ts"],
-
-    ["src/core/view.ts", "src/core/listSchema.ts"],
-    ["src/core/listSchema.ts", "src/core/filter.ts"],
-    ["src/core/listSchema.ts", "src/core/sort.ts"],
-    ["src/core/filter.ts", "src/core/view.ts"],
-    ["src/core/sort.ts", "src/core/view.ts"],
   ],
   // The schema layer describes models; AnyModel moves from core/types into src/schema.
   "schema-below-core": [["src/schema/describeModel.ts", "src/core/types.ts"]],

@@ -131,7 +131,7 @@ export type {
   WriteOutcome,
   WriteRecord,
 } from "./core/types.js";
-export type { Surface, SurfaceView } from "./core/view.js";
+export type { Surface, SurfaceView } from "./core/viewTypes.js";
 export { portableJsonSchema } from "./core/zodSchema.js";
 export {
   type McpOAuthOptions,

@@ -8,7 +8,7 @@ import { isWrite } from "./isWrite.js";
 import { type Resource, viewFor } from "./resource.js";
 import type { CrudMethod, RequestContext } from "./types.js";
 import { type AccessRule, assertAllowed } from "./verdict.js";
-import type { SurfaceView } from "./view.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 const rules = new WeakMap<SurfaceView, Map<CrudMethod, AccessRule>>();
 

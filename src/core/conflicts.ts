@@ -7,7 +7,7 @@ import mongoose from "mongoose";
 import { TerrenoError, validationFailed } from "./errors.js";
 import { normalizeError } from "./normalizeError.js";
 import type { Resource } from "./resource.js";
-import type { SurfaceView } from "./view.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 function uniqueFields(resource: Resource): string[] {
   const fields = new Set<string>();

@@ -16,7 +16,7 @@ import type { FieldDescriptor, ModelDescription } from "../schema/types.js";
 import { type FieldErrors, validationFailed } from "./errors.js";
 import { assertNoForbiddenKeys } from "./inputSafety.js";
 import type { PlainObject } from "./types.js";
-import type { SurfaceView } from "./view.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 class CoercionError extends Error {}
 

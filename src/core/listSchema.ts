@@ -14,6 +14,7 @@ import { compileValidator, summarizeFields, type Validator } from "../schema/val
 import { FILTER_COMBINATORS, MAX_COMBINATOR_BRANCHES, MAX_COMBINATOR_DEPTH } from "./filter.js";
 import { MAX_SORT_KEYS } from "./sort.js";
 import type { PlainObject, PopulatePath } from "./types.js";
+import type { ListInputContract } from "./viewTypes.js";
 
 /** The parts of a view the list input is read from. */
 export interface ListSchemaSource {
@@ -22,12 +23,6 @@ export interface ListSchemaSource {
   populatable: readonly PopulatePath[];
   defaultLimit: number;
   maxLimit: number;
-}
-
-export interface ListInputContract {
-  schema: JsonSchema;
-  /** The schema's validator, applied to every `$or`/`$and` branch as well. */
-  validate: Validator;
 }
 
 export function populateSchema(paths: readonly string[]): JsonSchema | undefined {

@@ -4,7 +4,7 @@
  */
 import mongoose from "mongoose";
 import { validationFailed } from "./errors.js";
-import type { SurfaceView } from "./view.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 export interface PopulateOption {
   path: string;

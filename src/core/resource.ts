@@ -6,15 +6,11 @@ import { describeModel } from "../schema/describeModel.js";
 import type { ModelDescription } from "../schema/types.js";
 import type { CrudOptions } from "./crudOptions.js";
 import { type AnyModel, CRUD_METHODS, type Transport } from "./types.js";
-import { buildView, type Surface, type SurfaceView } from "./view.js";
+import { buildView } from "./view.js";
+import type { Surface, SurfaceView } from "./viewTypes.js";
 
-export {
-  DEFAULT_LIMIT,
-  DEFAULT_MAX_LIMIT,
-  DEFAULT_MCP_MAX_LIMIT,
-  type Surface,
-  type SurfaceView,
-} from "./view.js";
+export { DEFAULT_LIMIT, DEFAULT_MAX_LIMIT, DEFAULT_MCP_MAX_LIMIT } from "./view.js";
+export type { Surface, SurfaceView } from "./viewTypes.js";
 
 export interface Resource {
   model: AnyModel;

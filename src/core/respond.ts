@@ -6,7 +6,7 @@
 import type { Resource } from "./resource.js";
 import { serializeDocument } from "./serialize.js";
 import type { AnyDocument, CrudMethod, PlainObject, RequestContext } from "./types.js";
-import type { SurfaceView } from "./view.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 export async function respond(
   resource: Resource,

@@ -3,7 +3,7 @@
  * the view's sortable paths only. Hidden fields are refused like unknown ones (no oracle).
  */
 import { type FieldErrors, validationFailed } from "./errors.js";
-import type { SurfaceView } from "./view.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 export type SortSpec = Record<string, 1 | -1>;
 export const MAX_SORT_KEYS = 5;

@@ -13,7 +13,7 @@ import { assertSafeDocumentKeys } from "./inputSafety.js";
 import { requiredNulls } from "./mergePatch.js";
 import { toStoredIds } from "./subdocumentIds.js";
 import type { PlainObject } from "./types.js";
-import type { SurfaceView } from "./view.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 /** What an adapter passes when the transport could not read a body (e.g. a non-JSON content type). */
 export const UNREADABLE_BODY: unique symbol = Symbol("terreno-mcp.unreadableBody");

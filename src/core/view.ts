@@ -6,40 +6,13 @@
  */
 import { createHiddenFields, type HiddenFields } from "../schema/hiddenFields.js";
 import { writeSchema } from "../schema/jsonSchema.js";
-import type { FieldDescriptor, JsonSchema, ModelDescription } from "../schema/types.js";
-import { lazyValidator, type Validator } from "../schema/validator.js";
+import type { FieldDescriptor, ModelDescription } from "../schema/types.js";
+import { lazyValidator } from "../schema/validator.js";
 import type { CrudOptions } from "./crudOptions.js";
-import { type ListInputContract, listInputContract } from "./listSchema.js";
+import { listInputContract } from "./listSchema.js";
 import { isMethodEnabled } from "./permissions.js";
-import { CRUD_METHODS, type CrudMethod, type PopulatePath } from "./types.js";
-
-/** REST sees everything but `select: false`; MCP and AI tools also lose `mcp.excludeFields`. */
-export type Surface = "rest" | "tools";
-
-export interface SurfaceView {
-  surface: Surface;
-  hidden: HiddenFields;
-  /** Paths a list filter may name, in the order they were declared. */
-  filterable: readonly string[];
-  /** Paths a sort may name, as the caller writes them (`id` for `_id`). */
-  sortable: readonly string[];
-  populatable: readonly PopulatePath[];
-  /** The methods this surface serves; anything else is a 405. */
-  methods: ReadonlySet<CrudMethod>;
-  defaultLimit: number;
-  maxLimit: number;
-  /** Whether a caller with no user may reach the permission checks at all. */
-  anonymous: boolean;
-  createSchema: JsonSchema;
-  updateSchema: JsonSchema;
-  validateCreate: Validator;
-  validateUpdate: Validator;
-  /**
-   * Tools only: the typed list input the list tool advertises, checked by the core on every
-   * list call of this surface. REST's query-string text is coerced by the core instead.
-   */
-  listInput?: ListInputContract;
-}
+import { CRUD_METHODS, type CrudMethod } from "./types.js";
+import type { Surface, SurfaceView } from "./viewTypes.js";
 
 export const DEFAULT_LIMIT = 100;
 export const DEFAULT_MAX_LIMIT = 500;

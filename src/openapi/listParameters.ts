@@ -6,7 +6,7 @@
 
 import type { Resource } from "../core/resource.js";
 import { MAX_SORT_KEYS } from "../core/sort.js";
-import type { SurfaceView } from "../core/view.js";
+import type { SurfaceView } from "../core/viewTypes.js";
 import { allowedOperators, filterRules, filterValueSchema } from "../schema/operators.js";
 import type { OpenApiObject } from "./types.js";
 

@@ -18,7 +18,7 @@ import { type Resource, viewFor } from "../resource.js";
 import { serializeDocument } from "../serialize.js";
 import type { CrudMethod, PlainObject, RequestContext } from "../types.js";
 import { type AccessRule, assertAllowed } from "../verdict.js";
-import type { SurfaceView } from "../view.js";
+import type { SurfaceView } from "../viewTypes.js";
 import { zodFieldErrors } from "../zodSchema.js";
 
 export interface ActionInput {

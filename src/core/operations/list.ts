@@ -10,7 +10,7 @@ import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import { parseSort, type SortSpec } from "../sort.js";
 import type { PlainObject, RequestContext } from "../types.js";
-import type { SurfaceView } from "../view.js";
+import type { SurfaceView } from "../viewTypes.js";
 
 export interface ListInput {
   filter?: PlainObject;
