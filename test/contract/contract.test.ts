@@ -69,4 +69,9 @@ test("the REST driver sends filters in the documented query-string syntax", () =
     toQueryString({ filter: { title: { $in: ["a", "b"] } }, limit: 5 }),
     "title[$in][]=a&title[$in][]=b&limit=5",
   );
+  assert.equal(
+    toQueryString({ filter: { $or: [{ title: "a" }, { $and: [{ priority: { $gte: 3 } }] }] } }),
+    "$or[0][title]=a&$or[1][$and][0][priority][$gte]=3",
+  );
+  assert.throws(() => toQueryString({ filter: { $and: [] } }), /cannot be written/);
 });

@@ -5,9 +5,11 @@
  */
 import type { Express } from "express";
 import mongoose, { Schema } from "mongoose";
+import type { User as CallerUser } from "../../src/core/types.js";
 import {
   type User as Caller,
   IsAuthenticated,
+  IsOwner,
   modelRouter,
   type PlainObject,
   TerrenoApp,
@@ -28,6 +30,7 @@ export const PLAIN_SECRET = "secret-456-plain-error";
 export const BCRYPT = /\$2[aby]\$\d\d\$/;
 
 const ALL_TOOL_METHODS = ["list", "read", "create", "update", "delete"] as const;
+const todoTools = todoOptions().mcp;
 
 // ---- Contract-only models -----------------------------------------------------------------
 
@@ -44,6 +47,38 @@ export const Memo = mongoose.models.Memo ?? mongoose.model("Memo", memoSchema);
 const gadgetSchema = new Schema({ name: { type: String, required: true } });
 export const Gadget = mongoose.models.Gadget ?? mongoose.model("Gadget", gadgetSchema);
 
+/** Every kind of value a merge patch can reach: a map, a Mixed value, a subdocument, a nested object. */
+const gizmoSchema = new Schema({
+  name: { type: String, required: true },
+  scores: { type: Map, of: Number },
+  extra: Schema.Types.Mixed,
+  part: new Schema({ label: String, size: Number }),
+  spec: { code: { type: String, required: true, default: "A" }, note: String },
+  ownerId: { type: Schema.Types.ObjectId, ref: "User" },
+});
+export const Gizmo = mongoose.models.Gizmo ?? mongoose.model("Gizmo", gizmoSchema);
+
+// ---- Hooks the cases observe ----------------------------------------------------------------
+
+export interface HookCall {
+  hook: "preUpdate" | "postUpdate";
+  body: PlainObject;
+  prev?: PlainObject;
+}
+
+/** Update hooks on /todos, in call order; a case empties it before the update it watches. */
+export const UPDATE_HOOKS: HookCall[] = [];
+
+/** A deep copy as JSON (ObjectIds as hex), so later changes to the objects do not show. */
+const snapshot = (value: PlainObject): PlainObject => JSON.parse(JSON.stringify(value));
+
+/** /shared: a scope that is itself an `$or`: the caller's todos, or anyone's `public` ones. */
+export const sharedScope = (user?: CallerUser) =>
+  user ? { $or: [{ ownerId: user.id }, { tags: "public" }] } : null;
+
+/** /open: the caller's todos, by default only those not completed or of priority 1. */
+export const OPEN_DEFAULTS = { $or: [{ completed: false }, { priority: 1 }] };
+
 // ---- The app ------------------------------------------------------------------------------
 
 export function buildContractApp(): TerrenoApp {
@@ -58,6 +93,34 @@ export function buildContractApp(): TerrenoApp {
             body.title === "forbidden by hook"
               ? null
               : { internalNote: HIDDEN_NOTE, ...body, ownerId: req.user?.id },
+          preUpdate: (body) => {
+            UPDATE_HOOKS.push({ hook: "preUpdate", body: snapshot(body) });
+            return body.title === "forbidden by hook" ? null : body;
+          },
+          postUpdate: (_doc, body, _req, prev) => {
+            UPDATE_HOOKS.push({
+              hook: "postUpdate",
+              body: snapshot(body),
+              prev: snapshot(prev as unknown as PlainObject),
+            });
+          },
+        }),
+      ),
+    )
+    .register(
+      "/shared",
+      modelRouter(
+        Todo,
+        todoOptions({ queryFilter: sharedScope, mcp: { ...todoTools, toolPrefix: "shared" } }),
+      ),
+    )
+    .register(
+      "/open",
+      modelRouter(
+        Todo,
+        todoOptions({
+          defaultQueryParams: OPEN_DEFAULTS,
+          mcp: { ...todoTools, toolPrefix: "open" },
         }),
       ),
     )
@@ -84,6 +147,18 @@ export function buildContractApp(): TerrenoApp {
           throw new TerrenoError("internal", SECRET);
         },
         mcp: { methods: ["list", "create"] },
+      }),
+    )
+    .register(
+      modelRouter(Gizmo, {
+        permissions: {
+          create: [IsAuthenticated],
+          read: [IsOwner],
+          update: [IsOwner],
+        },
+        preCreate: (body, req) => ({ ...body, ownerId: req.user?.id }),
+        readOnlyFields: ["ownerId"],
+        mcp: { methods: ["create", "read", "update"] },
       }),
     );
 }

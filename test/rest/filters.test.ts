@@ -56,6 +56,18 @@ describe("REST list filters", () => {
     assert.deepEqual(titles(await q("dueDate[$exists]=false")), ["gamma"]);
   });
 
+  test("REST-only $or/$and syntax: a comma $in two levels down; the `[]` push form is refused", async () => {
+    // The branch semantics are in test/contract/cases/combinators.ts; these are query-string forms.
+    const q = (qs: string) => request(app).get(`/todos?${qs}`).set(bearer(alice));
+    const comma = await q("$and[0][$or][0][title][$in]=alpha,beta&$and[1][completed]=false");
+    assert.deepEqual(titles(comma), ["beta"]);
+    // qs's push form merges both branches into one field list: refused, naming the index form.
+    const pushed = await q("$or[][title]=alpha&$or[][title]=beta");
+    assert.equal(pushed.status, 400, pushed.text);
+    assert.equal(pushed.body.code, "validation_failed");
+    assert.ok(pushed.body.fields["$or.0.title"], JSON.stringify(pushed.body.fields));
+  });
+
   test("a field outside queryFields is a 400 naming it", async () => {
     const res = await request(app).get("/todos?createdAt=2026-01-01").set(bearer(alice));
     assert.equal(res.status, 400);

@@ -1,4 +1,5 @@
 /** The contract table: every case runs on every surface (see ../contract.test.ts). */
+import { combinatorCases } from "./combinators.js";
 import { conflictCases } from "./conflicts.js";
 import { filterCases } from "./filters.js";
 import { hiddenFieldCases } from "./hiddenFields.js";
@@ -14,6 +15,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...permissionCases,
   ...hiddenFieldCases,
   ...filterCases,
+  ...combinatorCases,
   ...pagingCases,
   ...validationCases,
   ...conflictCases,

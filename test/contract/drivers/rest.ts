@@ -7,13 +7,43 @@ import type { Actor, World } from "../world.js";
 import type { Collection, Driver, ListArgs } from "./types.js";
 
 /**
+ * `$or`/`$and` branches are written with their index (`$or[0][title]=a`): qs's `[]` push form
+ * would merge the branches into one. Lists of values keep the `[]` form. A value a query
+ * string cannot carry (null, an empty list or object) throws, so that no case sends something
+ * other than what it states.
+ */
+function indexBranches(value: unknown, path: string): unknown {
+  if (value === null || (typeof value === "object" && Object.keys(value).length === 0)) {
+    throw new Error(`${path} (${JSON.stringify(value)}) cannot be written in a query string`);
+  }
+  if (Array.isArray(value)) {
+    const items = value.map((item, i) => indexBranches(item, `${path}.${i}`));
+    return items.some((item) => typeof item === "object")
+      ? Object.fromEntries(items.map((item, i) => [String(i), item]))
+      : items;
+  }
+  if (typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, indexBranches(item, `${path}.${key}`)]),
+    );
+  }
+  return value;
+}
+
+/**
  * The list arguments in the documented query-string syntax: `calories[$gt]=100`,
- * `title[$in][]=a&title[$in][]=b`, plus `sort`, `page` and `limit`.
+ * `title[$in][]=a&title[$in][]=b`, `$or[0][title]=a&$or[1][priority][$gte]=5`, plus `sort`,
+ * `page` and `limit`.
  */
 export function toQueryString(args: ListArgs = {}): string {
   const { filter = {}, ...paging } = args;
   return qs.stringify(
-    { ...filter, ...paging },
+    {
+      ...Object.fromEntries(
+        Object.entries(filter).map(([key, value]) => [key, indexBranches(value, key)]),
+      ),
+      ...paging,
+    },
     { encodeValuesOnly: true, arrayFormat: "brackets" },
   );
 }

@@ -3,7 +3,7 @@ import type { Outcome } from "../outcome.js";
 import type { Actor } from "../world.js";
 
 /** The routed collections; REST paths are `/${name}`, tool names `${name}_${method}`. */
-export type Collection = "todos" | "foods" | "memos" | "gadgets";
+export type Collection = "todos" | "foods" | "memos" | "gadgets" | "gizmos" | "shared" | "open";
 
 export interface ListArgs {
   filter?: Record<string, unknown>;
