@@ -2,12 +2,18 @@
  * `npm run test:docs`: type-checks every ```ts / ```tsx block of README.md and docs/ against the
  * built package, as an app would import it (`terreno-mcp` links to this repository, so its
  * package.json `exports` point at dist/). Names the guides use without declaring them come from
- * docs/fixtures.ts. Prints `file.md:line:col` for each failure and exits 1 if there is any.
+ * docs/fixtures.ts. It also checks that relative links and their #anchors lead somewhere. Prints `file.md:line:col` for each failure and exits 1 if there is any.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type CodeBlock, checkBlocks, extractBlocks, type MarkerProblem } from "./docsBlocks.js";
+import {
+  type CodeBlock,
+  checkBlocks,
+  checkLinks,
+  extractBlocks,
+  type MarkerProblem,
+} from "./docsBlocks.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -33,11 +39,16 @@ function main(): number {
   }
   const blocks: CodeBlock[] = [];
   const problems: MarkerProblem[] = [];
-  for (const file of markdownFiles()) {
-    const found = extractBlocks(file, fs.readFileSync(path.join(root, file), "utf8"));
+  const files = markdownFiles().map((file) => ({
+    file,
+    markdown: fs.readFileSync(path.join(root, file), "utf8"),
+  }));
+  for (const { file, markdown } of files) {
+    const found = extractBlocks(file, markdown);
     blocks.push(...found.blocks);
     problems.push(...found.problems);
   }
+  problems.push(...checkLinks(files, (target) => fs.existsSync(path.join(root, target))));
   const fixtures = "docs/fixtures.ts";
   const diagnostics = checkBlocks({
     dir: path.join(root, ".cache", "docs-check"),
@@ -54,6 +65,9 @@ function main(): number {
   for (const problem of problems) {
     process.stdout.write(`${problem.file}:${problem.line} ${problem.message}\n`);
   }
+  const byPlace = (location: string) =>
+    location.replace(/:(\d+):(\d+)$/, (_, l, c) => `:${l.padStart(6, "0")}:${c.padStart(4, "0")}`);
+  diagnostics.sort((a, b) => byPlace(a.location).localeCompare(byPlace(b.location)));
   for (const diagnostic of diagnostics) {
     process.stdout.write(`${diagnostic.location} TS${diagnostic.code}: ${diagnostic.message}\n`);
   }

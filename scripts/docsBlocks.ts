@@ -178,3 +178,68 @@ export function blockFileName(block: CodeBlock): string | undefined {
   const first = block.code.split("\n", 1)[0] ?? "";
   return /^\/\/\s*([A-Za-z0-9_.-]+\.tsx?)(?:\s|:|$)/.exec(first)?.[1];
 }
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+export function headingSlug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+/** The anchors of a Markdown file's headings (outside code fences), duplicates numbered. */
+export function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const line of markdown.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    const match = fenced ? null : /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (!match?.[1]) continue;
+    const slug = headingSlug(match[1]);
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
+}
+
+/**
+ * Relative links of the given Markdown files that lead nowhere: a file that does not exist, or
+ * an anchor that is no heading of the Markdown file it points into.
+ */
+export function checkLinks(
+  files: { file: string; markdown: string }[],
+  exists: (path: string) => boolean,
+): MarkerProblem[] {
+  const anchors = new Map(files.map((f) => [path.normalize(f.file), headingAnchors(f.markdown)]));
+  const problems: MarkerProblem[] = [];
+  for (const { file, markdown } of files) {
+    let fenced = false;
+    markdown.split(/\r?\n/).forEach((line, index) => {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      if (fenced) return;
+      const prose = line.replace(/`[^`]*`/g, "");
+      for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+        const target = match[1] ?? "";
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+        const [pathPart = "", anchor] = target.split("#", 2);
+        const resolved = pathPart
+          ? path.normalize(path.join(path.dirname(file), pathPart))
+          : path.normalize(file);
+        const problem = (message: string) => problems.push({ file, line: index + 1, message });
+        if (pathPart && !exists(resolved)) {
+          problem(`broken link: ${target} (no ${resolved})`);
+          continue;
+        }
+        if (anchor === undefined) continue;
+        const known = anchors.get(resolved);
+        if (!known) problem(`link into a file that is not checked: ${target}`);
+        else if (!known.has(anchor))
+          problem(`broken link: ${target} (no heading #${anchor} in ${resolved})`);
+      }
+    });
+  }
+  return problems;
+}
