@@ -70,7 +70,7 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
     // GET /openapi.json (OpenAPI 3.1 of every route below) and GET /docs (Swagger UI, served
     // from this server): on by default, spelled out here to name the document.
     openapi: { title: "terreno-example", version: "0.1.0" },
-    // The framework's defaults (README, "Rate limits"): 30 auth requests per minute per IP, an
+    // The framework's defaults (docs/rate-limits-and-audit.md, "Rate limits"): 30 auth requests per minute per IP, an
     // account locked after 5 failed logins (longer while attempts go on), 600 writes and 600
     // tool calls per minute per caller. Counters live in MongoDB when MONGODB_URI names a shared
     // database, so every instance counts together; the embedded single-process FerretDB counts

@@ -1,7 +1,7 @@
 // Soak test behind `npm run soak`: SOAK_CLIENTS (default 50) concurrent clients, half over REST and
 // half over MCP (JSON-RPC `tools/call` on POST /mcp), run mixed reads and writes against a
 // listening app with the rate limits on (the `"mongo"` store by default, on a one-socket
-// connection of its own as the README advises for FerretDB) on a private FerretDB,
+// connection of its own as docs/rate-limits-and-audit.md advises for FerretDB) on a private FerretDB,
 // for SOAK_SECONDS (default 60). Several clients share each user, so the per-user limits are
 // reached and 429s happen. Every response is classified: ok, rate_limited (HTTP 429 with code
 // `rate_limited` and a Retry-After), or an error of another kind (any other 4xx, a 5xx, an
@@ -426,7 +426,7 @@ async function main(): Promise<number> {
   const uri = withDatabaseName(db.uri, "soak");
   await connectDatabase(uri);
   // FerretDB 1.x does not isolate concurrent increments of one document over several sockets:
-  // as the README advises, the counters get a connection of their own with one socket.
+  // as docs/rate-limits-and-audit.md advises, the counters get a connection of their own with one socket.
   const counters =
     STORE === "mongo" ? mongoose.createConnection(uri, { maxPoolSize: 1 }) : undefined;
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));

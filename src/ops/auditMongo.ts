@@ -24,7 +24,7 @@ export interface AuditToMongoOptions {
   /**
    * Days an event is kept: a TTL index on `timestamp` lets MongoDB delete older events.
    * Default 90. MongoDB refuses to change an existing TTL index's expiry through index
-   * creation; change it with `collMod` (see the README).
+   * creation; change it with `collMod` (see docs/rate-limits-and-audit.md).
    */
   ttlDays?: number;
   /** Without a TTL index: how often expired events are deleted. Default 10 minutes. */

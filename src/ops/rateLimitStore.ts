@@ -32,7 +32,7 @@ export type RateLimitStore =
   | "memory"
   /** Counters in the app's Mongoose connection (`mongoose.connection`), shared by all instances. */
   | "mongo"
-  /** Counters on another Mongoose connection (e.g. one with `maxPoolSize: 1`, see the README). */
+  /** Counters on another Mongoose connection (e.g. one with `maxPoolSize: 1`, see docs/rate-limits-and-audit.md). */
   | { mongo: Connection }
   | { redis: RedisClientLike; useRedisPackage?: boolean };
 

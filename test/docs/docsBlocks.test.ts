@@ -4,7 +4,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { blockFileName, checkBlocks, extractBlocks } from "../../scripts/docsBlocks.js";
+import {
+  blockFileName,
+  checkBlocks,
+  checkLinks,
+  extractBlocks,
+  headingSlug,
+} from "../../scripts/docsBlocks.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -96,5 +102,44 @@ describe("checkBlocks", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("checkLinks", () => {
+  test("finds links to missing files and to headings that do not exist", () => {
+    const files = [
+      {
+        file: "README.md",
+        markdown: [
+          "# Title",
+          "See [the guide](docs/guide.md#react-hooks-terreno-mcpreact) and [a gap](docs/gone.md).",
+          "And [here](#title), [nowhere](#no-such), [out](https://example.com/#x).",
+          "```md",
+          "[inside a fence](#ignored)",
+          "```",
+        ].join("\n"),
+      },
+      {
+        file: "docs/guide.md",
+        markdown: "# Guide\n## React hooks (`terreno-mcp/react`)\n[up](../README.md#title)",
+      },
+    ];
+    const exists = (target: string) => ["README.md", "docs/guide.md"].includes(target);
+    assert.deepEqual(checkLinks(files, exists), [
+      { file: "README.md", line: 2, message: "broken link: docs/gone.md (no docs/gone.md)" },
+      {
+        file: "README.md",
+        line: 3,
+        message: "broken link: #no-such (no heading #no-such in README.md)",
+      },
+    ]);
+  });
+
+  test("anchors follow GitHub's rule", () => {
+    assert.equal(headingSlug("The example's web page"), "the-examples-web-page");
+    assert.equal(
+      headingSlug("Built-in authorization server (`terreno-mcp/oauth`)"),
+      "built-in-authorization-server-terreno-mcpoauth",
+    );
   });
 });

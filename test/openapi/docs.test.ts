@@ -2,7 +2,7 @@
  * GET /docs renders in a real browser (Debian's chromium, driven by playwright-core): the
  * example app's operations appear, every request stays on this server (no CDN, works offline),
  * and nothing trips the page's Content-Security-Policy. `UPDATE_SCREENSHOTS=1` refreshes the
- * README's screenshot.
+ * screenshot in docs/terreno-app.md.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -65,7 +65,7 @@ describe("API docs in a browser", { skip: browserSkipReason() }, () => {
     const temp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "api-docs-")), "api-docs.png");
     await page.screenshot({ path: temp });
     assert.ok(fs.statSync(temp).size > 10_000, "a non-trivial screenshot");
-    // The README's copy is refreshed on request only, so a test run leaves the tree clean.
+    // The guide's copy is refreshed on request only, so a test run leaves the tree clean.
     if (process.env.UPDATE_SCREENSHOTS === "1") {
       const readmeImage = path.join(root, "docs/images/api-docs.png");
       fs.mkdirSync(path.dirname(readmeImage), { recursive: true });
