@@ -14,6 +14,9 @@ import {
 } from "../src/testing/ferretdb.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// The consumer apps' tests import the packed package, so they run in their own installs, under
+// `npm run test:consumer` (scripts/consumer.ts), never here.
+const CONSUMER_APPS = path.join(root, "test", "consumer");
 
 function findTestFiles(target: string): string[] {
   const stat = fs.statSync(target);
@@ -22,6 +25,7 @@ function findTestFiles(target: string): string[] {
   for (const entry of fs.readdirSync(target, { withFileTypes: true })) {
     if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
     const full = path.join(target, entry.name);
+    if (full === CONSUMER_APPS) continue;
     if (entry.isDirectory()) found.push(...findTestFiles(full));
     else if (entry.isFile() && entry.name.endsWith(".test.ts")) found.push(full);
   }

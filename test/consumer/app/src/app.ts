@@ -1,0 +1,59 @@
+// The consumer app: its two models as REST routes and MCP tools, JWT sign-up, and the chat
+// plugin when a language model is given. Built the way an adopter would, from the package alone.
+import type { LanguageModel } from "ai";
+import {
+  IsAuthenticated,
+  IsOwner,
+  modelRouter,
+  OwnerQueryFilter,
+  type RequestContext,
+  TerrenoApp,
+} from "terreno-mcp";
+import { chatPlugin } from "terreno-mcp/chat";
+import { Project, Task, User } from "./models.ts";
+
+const ownerOnly = {
+  list: [IsAuthenticated],
+  create: [IsAuthenticated],
+  read: [IsOwner],
+  update: [IsOwner],
+  delete: [IsOwner],
+};
+
+function withOwner<T extends object>(body: T, req: RequestContext): T & { ownerId?: string } {
+  return { ...body, ownerId: req.user?.id };
+}
+
+export interface BuildOptions {
+  jwtSecret: string;
+  /** When given, POST /chat answers with this model; writes wait for approval. */
+  chatModel?: LanguageModel;
+}
+
+export function buildApp(options: BuildOptions): TerrenoApp {
+  const app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: options.jwtSecret } } })
+    .register(
+      modelRouter(Project, {
+        permissions: ownerOnly,
+        queryFields: ["name", "status", "settings.visibility"],
+        queryFilter: OwnerQueryFilter,
+        readOnlyFields: ["ownerId"],
+        sort: "-createdAt",
+        preCreate: withOwner,
+        mcp: { methods: ["list", "read", "create", "update", "delete"] },
+      }),
+    )
+    .register(
+      modelRouter(Task, {
+        permissions: ownerOnly,
+        queryFields: ["title", "project", "assignee", "tags"],
+        queryFilter: OwnerQueryFilter,
+        readOnlyFields: ["ownerId"],
+        populatePaths: [{ path: "project", fields: ["name", "status"] }],
+        preCreate: withOwner,
+        mcp: { methods: ["list", "read", "create", "update"] },
+      }),
+    );
+  if (options.chatModel) app.register(chatPlugin({ app, model: options.chatModel }));
+  return app;
+}
