@@ -20,6 +20,9 @@ interface Run {
   ms: number;
 }
 
+const VERSIONS = `["terreno-mcp", "mongoose", "ai", "express", "typescript"]
+  .map((p) => p + "@" + require(p + "/package.json").version).join(" ")`;
+
 interface Check {
   name: string;
   ok: boolean;
@@ -36,20 +39,13 @@ function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  live: boolean,
-): Promise<Run> {
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const take = (chunk: Buffer) => {
       output += chunk.toString();
-      if (live) process.stdout.write(chunk);
     };
     child.stdout.on("data", take);
     child.stderr.on("data", take);
@@ -93,9 +89,9 @@ function testCounts(output: string): { pass: number; fail: number } | undefined 
 
 async function pack(work: string, env: NodeJS.ProcessEnv): Promise<string> {
   fs.rmSync(path.join(root, "dist"), { recursive: true, force: true });
-  const build = await run("npm", ["run", "build"], root, env, false);
+  const build = await run("npm", ["run", "build"], root, env);
   if (build.code !== 0) throw new Error(`npm run build failed:\n${tail(build.output)}`);
-  const packed = await run("npm", ["pack", "--json", "--pack-destination", work], root, env, false);
+  const packed = await run("npm", ["pack", "--json", "--pack-destination", work], root, env);
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${tail(packed.output)}`);
   const json = packed.output.slice(packed.output.indexOf("["));
   const [info] = JSON.parse(json) as Array<{ filename: string; size: number; entryCount: number }>;
@@ -114,51 +110,51 @@ async function install(appDir: string, tarball: string, env: NodeJS.ProcessEnv):
     ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball],
     appDir,
     env,
-    false,
   );
 }
 
+/** One app, start to end; its output is held and printed as one block, as apps run side by side. */
 async function checkApp(
   name: string,
   appDir: string,
-  installed: Run,
+  tarball: string,
   env: NodeJS.ProcessEnv,
-): Promise<Check[]> {
+): Promise<{ checks: Check[]; report: string }> {
   const checks: Check[] = [];
+  let report = "";
+  const say = (message: string) => {
+    report += `consumer: ${name}: ${message}\n`;
+  };
+
+  const installed = await install(appDir, tarball, env);
+  checks.push({ name: `${name}: npm install`, ok: installed.code === 0, ms: installed.ms });
   if (installed.code !== 0) {
-    process.stdout.write(`${tail(installed.output)}\n`);
-    checks.push({ name: `${name}: npm install`, ok: false, ms: installed.ms });
+    say(`npm install FAILED in ${seconds(installed.ms)}`);
+    report += `${tail(installed.output)}\n`;
     checks.push({ name: `${name}: typecheck`, ok: false, ms: 0, note: "not run" });
     checks.push({ name: `${name}: smoke test`, ok: false, ms: 0, note: "not run" });
-    return checks;
+    return { checks, report };
   }
-  checks.push({ name: `${name}: npm install`, ok: true, ms: installed.ms });
-  const versions = await run(
-    "node",
-    [
-      "-p",
-      '["terreno-mcp","mongoose","ai","express","typescript"].map((p) => p + "@" + require(p + "/package.json").version).join(" ")',
-    ],
-    appDir,
-    env,
-    false,
-  );
-  log(`${name}: ${versions.output.trim()}`);
+  const versions = await run("node", ["-p", VERSIONS], appDir, env);
+  say(`installed in ${seconds(installed.ms)}: ${versions.output.trim()}`);
 
-  log(`${name}: npm run typecheck`);
-  const typecheck = await run("npm", ["run", "--silent", "typecheck"], appDir, env, true);
+  const typecheck = await run("npm", ["run", "--silent", "typecheck"], appDir, env);
   checks.push({ name: `${name}: typecheck`, ok: typecheck.code === 0, ms: typecheck.ms });
+  say(`npm run typecheck: ${typecheck.code === 0 ? "ok" : "FAILED"} in ${seconds(typecheck.ms)}`);
+  if (typecheck.code !== 0) report += `${tail(typecheck.output, 60)}\n`;
 
-  log(`${name}: npm test`);
-  const smoke = await run("npm", ["test", "--silent"], appDir, env, true);
+  const smoke = await run("npm", ["test", "--silent"], appDir, env);
   const counts = testCounts(smoke.output);
+  const ok = smoke.code === 0 && counts !== undefined && counts.fail === 0 && counts.pass > 0;
   checks.push({
     name: `${name}: smoke test`,
-    ok: smoke.code === 0 && counts !== undefined && counts.fail === 0 && counts.pass > 0,
+    ok,
     ms: smoke.ms,
     note: counts ? `${counts.pass} passed, ${counts.fail} failed` : "no test counts",
   });
-  return checks;
+  say(`npm test: ${ok ? "ok" : "FAILED"} in ${seconds(smoke.ms)}`);
+  report += `${smoke.output.trimEnd()}\n`;
+  return { checks, report };
 }
 
 async function main(): Promise<number> {
@@ -194,16 +190,13 @@ async function main(): Promise<number> {
   const checks: Check[] = [];
   try {
     const tarball = await pack(work, env);
-    const laid = apps.map((name) => ({ name, dir: layApp(name, work) }));
-    // The installs wait on the network, not the CPU: side by side.
-    log(`npm install in ${laid.map((app) => app.name).join(", ")}`);
-    const installs = await Promise.all(laid.map((app) => install(app.dir, tarball, env)));
-    for (const [index, app] of laid.entries()) {
-      const installed = installs[index] as Run;
-      log(
-        `${app.name}: npm install ${installed.code === 0 ? "done" : "FAILED"} in ${seconds(installed.ms)}`,
-      );
-      checks.push(...(await checkApp(app.name, app.dir, installed, env)));
+    log(`installing, type-checking and testing ${apps.join(", ")}, side by side`);
+    const results = await Promise.all(
+      apps.map((name) => checkApp(name, layApp(name, work), tarball, env)),
+    );
+    for (const result of results) {
+      process.stdout.write(`\n${result.report}`);
+      checks.push(...result.checks);
     }
   } finally {
     if (keep) log(`kept ${work}`);

@@ -10,7 +10,7 @@ import {
   TerrenoApp,
 } from "terreno-mcp";
 import { chatPlugin } from "terreno-mcp/chat";
-import { Project, Task, User } from "./models.ts";
+import { Project, Task, User } from "./models.js";
 
 const ownerOnly = {
   list: [IsAuthenticated],

@@ -13,11 +13,11 @@ import {
 import { connectDatabase, type RunningServer, type TerrenoApp } from "terreno-mcp";
 import { getMCPTools } from "terreno-mcp/ai";
 import { createTestDatabase, type TestDatabase } from "terreno-mcp/testing";
-import { buildApp } from "../src/app.ts";
-import { Project, Task } from "../src/models.ts";
-import { connectMcp, MCP_CLIENT } from "./mcpClient.ts";
-import type { ToolResult } from "./mcpSession.ts";
-import { type Step, scriptedModel } from "./mockModel.ts";
+import { buildApp } from "../src/app.js";
+import { Project, Task } from "../src/models.js";
+import { connectMcp, MCP_CLIENT } from "./mcpClient.js";
+import type { ToolResult } from "./mcpSession.js";
+import { type Step, scriptedModel } from "./mockModel.js";
 
 const JWT_SECRET = "consumer-smoke-secret-0123456789abcdef";
 

@@ -1,7 +1,7 @@
 // This app's MCP client: the official 1.x SDK (`@modelcontextprotocol/sdk`), a 2025-era client.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { McpSession, ToolResult } from "./mcpSession.ts";
+import type { McpSession, ToolResult } from "./mcpSession.js";
 
 export const MCP_CLIENT = "@modelcontextprotocol/sdk 1.x";
 

@@ -1,6 +1,6 @@
 // This app's MCP client: the official v2 SDK client (`@modelcontextprotocol/client`).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { McpSession, ToolResult } from "./mcpSession.ts";
+import type { McpSession, ToolResult } from "./mcpSession.js";
 
 export const MCP_CLIENT = "@modelcontextprotocol/client 2.x";
 
