@@ -184,6 +184,42 @@ describe(`consumer app (${MCP_CLIENT})`, () => {
     assert.equal((await call("GET", `/projects/${doomedId}`)).status, 404);
   });
 
+  test("an instance action on a subdocument array and a Map, over REST and MCP", async () => {
+    const created = await call("POST", "/projects", {
+      name: "Roadmap",
+      milestones: [{ title: "Alpha" }, { title: "Beta" }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = String(data(created).id);
+    const [alpha, beta] = data(created).milestones as Json[];
+    assert.ok(alpha && beta);
+
+    const done = await call("POST", `/projects/${id}/complete_milestone`, {
+      milestoneId: alpha.id,
+    });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.deepEqual(data(done).meta, { lastMilestone: "Alpha" }, "set on a project with no meta");
+    assert.deepEqual(
+      (data(done).milestones as Json[]).map((m) => m.done),
+      [true, false],
+    );
+    const missing = await call("POST", `/projects/${id}/complete_milestone`, {
+      milestoneId: "0123456789abcdef01234567",
+    });
+    assert.equal(missing.status, 404, JSON.stringify(missing.body));
+
+    const mcp = await connectMcp(new URL("/mcp", server.url), token);
+    try {
+      const viaTool = await mcp.callTool("projects_complete_milestone", {
+        id,
+        milestoneId: beta.id,
+      });
+      assert.deepEqual((resultData(viaTool) as Json).meta, { lastMilestone: "Beta" });
+    } finally {
+      await mcp.close();
+    }
+  });
+
   test("MCP: tools/list and tool calls with the official client", async () => {
     const mcp = await connectMcp(new URL("/mcp", server.url), token);
     try {
