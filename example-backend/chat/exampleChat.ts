@@ -1,13 +1,13 @@
 /**
  * The example's chat: the framework's chatPlugin (`terreno-mcp/chat`) with its defaults
  * (approval before every write, stored conversations, a per-user rate limit) and a
- * `search_docs` tool over the example's own README, so "how do I connect Claude Code?" is
- * answered from the docs this repository ships.
+ * `search_docs` tool over this repository's README and guides (docs/), so "how do I connect
+ * Claude Code?" is answered from the docs it ships.
  */
 import type { LanguageModel } from "ai";
 import { chatPlugin, DEFAULT_CHAT_SYSTEM } from "../../src/chat/index.js";
 import type { TerrenoApp, TerrenoPlugin } from "../../src/index.js";
-import { README_PATH, REPO_ROOT } from "../paths.js";
+import { exampleDocPaths, REPO_ROOT } from "../paths.js";
 
 export interface ExampleChatOptions {
   app: TerrenoApp;
@@ -27,6 +27,6 @@ export function exampleChat(options: ExampleChatOptions): TerrenoPlugin {
     ...(options.label ? { modelLabel: options.label } : {}),
     // Per request: a model needs today's date to turn "tomorrow" into a due date.
     system: () => `${DEFAULT_CHAT_SYSTEM} ${ABOUT_THE_APP} Now is ${new Date().toISOString()}.`,
-    docs: { paths: [README_PATH], root: REPO_ROOT },
+    docs: { paths: exampleDocPaths(), root: REPO_ROOT },
   });
 }

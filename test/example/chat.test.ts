@@ -1,7 +1,7 @@
 /**
  * The example's chat: terreno-mcp/chat's UI message stream with the offline demo model by
  * default (or any OpenAI-compatible model from LLM_*), writes behind the user's approval,
- * `search_docs` over the README, `GET /chat/info`, and prompt injection through shared data.
+ * `search_docs` over the README and docs/, `GET /chat/info`, and prompt injection through shared data.
  */
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -146,7 +146,7 @@ describe("example chat", () => {
       assert.deepEqual(await todoTitles(setup, bea), []);
     });
 
-    test("search_docs answers from the example's README, citing it", async () => {
+    test("search_docs answers from the README and the guides in docs/, citing them", async () => {
       const cy = await signUp(setup, "demo-cy");
       const reply = await postChat(setup, cy, {
         messages: [userMessage("how do I connect Claude Code?")],
@@ -157,9 +157,20 @@ describe("example chat", () => {
         data: Array<{ path: string; heading: string }>;
       };
       assert.ok(output.data.length > 0);
-      assert.ok(output.data.every((hit) => hit.path === "README.md"));
+      const paths = output.data.map((hit) => hit.path);
+      assert.ok(
+        paths.every((path) => path === "README.md" || /^docs\/[a-z0-9-]+\.md$/.test(path)),
+        `cited ${paths.join(", ")}`,
+      );
+      // The MCP guide's "Connecting MCP clients" is where Claude Code is explained.
+      assert.ok(
+        output.data.some(
+          (hit) => hit.path === "docs/mcp.md" && hit.heading === "Connecting MCP clients",
+        ),
+        `cited ${JSON.stringify(output.data)}`,
+      );
       assert.match(reply.text, /^From the docs:/);
-      assert.match(reply.text, /\(README\.md\)/);
+      assert.match(reply.text, /\(docs\/mcp\.md\)/);
     });
   });
 
