@@ -75,13 +75,6 @@ const TEMPORARY_EXCEPTIONS = {
   "no-circular": [
     ["src/app/types.ts", "src/openapi/plugin.ts"],
     ["src/openapi/plugin.ts", "src/app/types.ts"],
-
-    ["src/chat/chatInfo.ts", "src/chat/chatPlugin.ts"],
-    ["src/chat/chatPlugin.ts", "src/chat/chatInfo.ts"],
-    ["src/chat/chatPlugin.ts", "src/chat/chatStream.ts"],
-    ["src/chat/chatStream.ts", "src/chat/chatPlugin.ts"],
-    ["src/chat/chatStream.ts", "src/chat/chatTools.ts"],
-    ["src/chat/chatTools.ts", "src/chat/chatPlugin.ts"],
   ],
   // The schema layer describes models; AnyModel moves from core/types into src/schema.
   "schema-below-core": [["src/schema/describeModel.ts", "src/core/types.ts"]],

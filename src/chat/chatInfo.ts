@@ -5,8 +5,8 @@
  */
 import type { LanguageModel } from "ai";
 import type { Request, Response } from "express";
-import type { ChatApproval } from "./chatPlugin.js";
 import { DEMO_MODEL_ID } from "./demoModel.js";
+import type { ChatApproval } from "./types.js";
 
 export const DEMO_MODEL_LABEL = "Offline demo (rule-based, not an LLM)";
 

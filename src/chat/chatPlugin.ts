@@ -30,8 +30,7 @@ import { conversationsRouter, feedbackRouter, listMessages } from "./chatRoutes.
 import { chatStreamHandler } from "./chatStream.js";
 import { telemetryHandler } from "./chatTelemetry.js";
 import { type SearchDocsOptions, searchDocsTool } from "./searchDocs.js";
-
-export type ChatApproval = "writes" | "destructive" | "none";
+import type { ChatApproval } from "./types.js";
 
 export interface ChatRateLimitOptions extends Partial<RateLimitWindow> {
   /** Points one chat request spends. Default 1. */

@@ -17,12 +17,12 @@ import { validationFailed } from "../core/errors.js";
 import type { User } from "../core/types.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { parseChatBody } from "./chatBody.js";
-import type { ChatApproval } from "./chatPlugin.js";
 import { resolveConversation, saveMessage } from "./chatStore.js";
 import { errorCodeOf, telemetryRecorder, toolCallNames } from "./chatTelemetry.js";
 import { type ChatToolsOptions, chatTools } from "./chatTools.js";
 import { Redactor, redactModelMessage } from "./redact.js";
 import { restoreTransform } from "./restoreStream.js";
+import type { ChatApproval } from "./types.js";
 
 /** chatPlugin's options with their defaults applied. */
 export interface ChatStreamSettings {

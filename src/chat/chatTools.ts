@@ -9,10 +9,10 @@ import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
 import type { PlainObject, User } from "../core/types.js";
-import type { ChatApproval } from "./chatPlugin.js";
 import { ChatToolRun } from "./models.js";
 import type { Redactor } from "./redact.js";
 import { type DocHit, SEARCH_DOCS_TOOL_NAME, type SearchDocsInput } from "./searchDocs.js";
+import type { ChatApproval } from "./types.js";
 
 type ToolCallOptions = Parameters<NonNullable<Tool["execute"]>>[1];
 

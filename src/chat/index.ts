@@ -6,7 +6,6 @@
 
 export { type ChatModelInfo, chatModelInfo, DEMO_MODEL_LABEL } from "./chatInfo.js";
 export {
-  type ChatApproval,
   type ChatPluginOptions,
   type ChatRateLimitOptions,
   chatPlugin,
@@ -33,3 +32,4 @@ export {
   type SearchDocsOptions,
   searchDocsTool,
 } from "./searchDocs.js";
+export type { ChatApproval } from "./types.js";
