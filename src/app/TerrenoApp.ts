@@ -13,7 +13,7 @@ import express, {
   type Router,
 } from "express";
 import helmet from "helmet";
-import mongoose from "mongoose";
+import mongoose, { type Connection } from "mongoose";
 import pluralize from "pluralize";
 import type { z } from "zod";
 import { createCallerResolver } from "../auth/callerResolver.js";
@@ -179,7 +179,11 @@ export class TerrenoApp {
    * database share the counts.
    */
   get rateLimits(): RateLimits {
-    this.rateLimitsCache ??= new RateLimits(this.options.rateLimit, this.logger);
+    this.rateLimitsCache ??= new RateLimits(
+      this.options.rateLimit,
+      this.logger,
+      () => this.connection,
+    );
     return this.rateLimitsCache;
   }
 
@@ -223,6 +227,7 @@ export class TerrenoApp {
     const { providers, personalTokens } = appAuth(options);
     const ctx: AppContext = {
       logger: this.logger,
+      connection: this.connection,
       resolveCaller: createCallerResolver(providers),
       resources: this.resources,
       options,
@@ -374,6 +379,23 @@ export class TerrenoApp {
     const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
     await closed;
     clearTimeout(timer);
-    await mongoose.disconnect();
+    // The connections the app's models live on, whichever Mongoose instance they belong to.
+    await Promise.all([...this.connections()].map((connection) => connection.close()));
+  }
+
+  /**
+   * The connection the app's models live on: the user model's, else the first router's model's,
+   * else the default connection of the app's `mongoose`. The framework's own collections (with
+   * the `"mongo"` rate-limit store, `auditToMongo()`) go there.
+   */
+  get connection(): Connection {
+    return this.options.userModel?.db ?? this.resources[0]?.model.db ?? mongoose.connection;
+  }
+
+  private connections(): Set<Connection> {
+    const models = [this.options.userModel, ...this.resources.map((resource) => resource.model)];
+    const connections = new Set<Connection>([this.connection]);
+    for (const model of models) if (model) connections.add(model.db);
+    return connections;
   }
 }

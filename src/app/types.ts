@@ -1,6 +1,7 @@
 /** Public option and plugin types for TerrenoApp. */
 import type { Express } from "express";
 import type { HelmetOptions } from "helmet";
+import type { Connection } from "mongoose";
 import type { AuthProvider, CallerResolver } from "../auth/callerResolver.js";
 import type { JwtAuthOptions } from "../auth/jwt.js";
 import type { PersonalTokenOptions } from "../auth/personalTokens.js";
@@ -123,6 +124,11 @@ export interface TerrenoAppOptions {
 
 export interface AppContext {
   logger: Logger;
+  /**
+   * The connection the app's models live on (`TerrenoApp.connection`): plugins store their own
+   * collections there (audit events, rate-limit counters), never on a default connection.
+   */
+  connection: Connection;
   resolveCaller: CallerResolver;
   resources: readonly Resource[];
   options: TerrenoAppOptions;

@@ -3,8 +3,8 @@
  * (FerretDB) omit `keyPattern`, so the fields come from the schema's own unique indexes;
  * fields hidden from the caller's surface are never named.
  */
-import mongoose from "mongoose";
 import { TerrenoError, validationFailed } from "./errors.js";
+import { isCastError, isValidationError } from "./mongooseErrors.js";
 import { normalizeError } from "./normalizeError.js";
 import type { Resource } from "./resource.js";
 import type { SurfaceView } from "./viewTypes.js";
@@ -53,12 +53,7 @@ export function conflictError(resource: Resource, view: SurfaceView, error: unkn
  */
 export function writeError(resource: Resource, view: SurfaceView, error: unknown): unknown {
   if (isDuplicateKey(error)) return conflictError(resource, view, error);
-  if (
-    !(error instanceof mongoose.Error.ValidationError) &&
-    !(error instanceof mongoose.Error.CastError)
-  ) {
-    return error;
-  }
+  if (!isValidationError(error) && !isCastError(error)) return error;
   const normalized = normalizeError(error);
   const fields = normalized.fields ?? {};
   const visible = Object.fromEntries(

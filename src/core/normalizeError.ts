@@ -2,8 +2,8 @@
  * Maps anything thrown below the core (Mongoose, the driver, hooks) onto the TerrenoError
  * family, keeping driver text and offending values out of every message.
  */
-import mongoose from "mongoose";
 import { type FieldErrors, TerrenoError, validationFailed } from "./errors.js";
+import { isCastError, isDocumentNotFoundError, isValidationError } from "./mongooseErrors.js";
 
 const UNAVAILABLE_NAMES = new Set([
   "MongooseServerSelectionError",
@@ -78,7 +78,7 @@ function isUnavailable(error: Error): boolean {
 
 export function normalizeError(error: unknown): TerrenoError {
   if (error instanceof TerrenoError) return error;
-  if (error instanceof mongoose.Error.ValidationError) {
+  if (isValidationError(error)) {
     const fields: FieldErrors = {};
     for (const [path, inner] of Object.entries(error.errors)) {
       fields[path] = describeValidatorError(inner as ValidatorErrorLike);
@@ -86,10 +86,10 @@ export function normalizeError(error: unknown): TerrenoError {
     return validationFailed("The document failed validation.", fields);
   }
   // The document was deleted between loading it and saving it (another request, instance).
-  if (error instanceof mongoose.Error.DocumentNotFoundError) {
+  if (isDocumentNotFoundError(error)) {
     return new TerrenoError("not_found", "The requested document was not found.");
   }
-  if (error instanceof mongoose.Error.CastError) {
+  if (isCastError(error)) {
     return validationFailed("A value has the wrong type.", {
       [error.path]: `must be a valid ${error.kind}`,
     });

@@ -2,7 +2,7 @@
  * Resolves which declared `populatePaths` a call populates, and builds Mongoose populate
  * options whose field selects can never pull a hidden field of the referenced model.
  */
-import mongoose from "mongoose";
+import type { Connection, Model } from "mongoose";
 import { validationFailed } from "./errors.js";
 import type { SurfaceView } from "./viewTypes.js";
 
@@ -11,7 +11,7 @@ export interface PopulateOption {
   select?: string;
 }
 
-function refModelName(model: mongoose.Model<unknown>, path: string): string | undefined {
+function refModelName(model: Model<unknown>, path: string): string | undefined {
   const schemaType = model.schema.path(path) as unknown as
     | {
         options?: { ref?: unknown; type?: unknown };
@@ -31,10 +31,10 @@ function refModelName(model: mongoose.Model<unknown>, path: string): string | un
 function isSelectFalse(
   modelName: string | undefined,
   field: string,
-  connection: mongoose.Connection,
+  connection: Connection,
 ): boolean {
   if (!modelName) return false;
-  const refModel = connection.models[modelName] ?? mongoose.models[modelName];
+  const refModel = connection.models[modelName] ?? connection.base.models[modelName];
   const schemaType = refModel?.schema.path(field) as unknown as
     | { options?: { select?: unknown } }
     | undefined;
@@ -45,7 +45,7 @@ function isSelectFalse(
 export function resolvePopulate(
   view: SurfaceView,
   requested: unknown,
-  model: mongoose.Model<unknown>,
+  model: Model<unknown>,
 ): PopulateOption[] {
   const { hidden } = view;
   const visible = view.populatable;

@@ -12,7 +12,7 @@ import {
 import { toNodeHandler } from "better-auth/node";
 import type { Request, Response } from "express";
 import type { JSONWebKeySet } from "jose";
-import mongoose, { type Connection } from "mongoose";
+import type { Connection } from "mongoose";
 import type { TerrenoPlugin } from "../app/types.js";
 import type { AnyModel } from "../core/types.js";
 import { DEFAULT_MCP_PATH } from "../mcp/endpoint.js";
@@ -46,7 +46,7 @@ export interface OAuthServerOptions {
   resource?: string;
   /** The app's user model (with `authUserPlugin`): people sign in with its email and password. */
   userModel: AnyModel;
-  /** Where Mongo data lives. Default `mongoose.connection`. */
+  /** Where Mongo data lives. Default: the user model's connection (`userModel.db`). */
   connection?: Connection;
   /** Where the OAuth endpoints and the sign-in and consent pages live. Default `/oauth`. */
   basePath?: string;
@@ -129,7 +129,7 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
   const plugins = oauthPlugins(settings);
   let instance: OAuthInstance | undefined;
   const auth = () => {
-    instance ??= createOAuthInstance(settings, plugins, options.connection ?? mongoose.connection);
+    instance ??= createOAuthInstance(settings, plugins, options.connection ?? options.userModel.db);
     return instance;
   };
   let nodeHandler: ReturnType<typeof toNodeHandler> | undefined;

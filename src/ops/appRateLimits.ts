@@ -3,6 +3,7 @@
  * (`consume`), the named limiters on the app's store, and the auth routes' per-IP limit.
  */
 import type { RequestHandler } from "express";
+import type { Connection } from "mongoose";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
@@ -53,6 +54,8 @@ export class RateLimits {
   constructor(
     options: RateLimitOptions | false | undefined,
     private readonly logger: Logger,
+    /** Where the `"mongo"` store keeps its counters: the app's connection (TerrenoApp's). */
+    appConnection?: () => Connection,
   ) {
     this.enabled = Boolean(options);
     this.settings = options ? resolveSettings(options) : {};
@@ -63,7 +66,7 @@ export class RateLimits {
     })) {
       if (window) checkWindow(window, name);
     }
-    this.make = limiterFactory(options ? options.store : "memory", logger);
+    this.make = limiterFactory(options ? options.store : "memory", logger, appConnection);
     if (this.settings.lockout) {
       this.loginGuard = loginLockout(
         (name, window) => this.store(name, window),

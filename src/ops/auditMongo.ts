@@ -35,7 +35,10 @@ export interface AuditToMongoOptions {
   path?: string | false;
   /** Who may list and read events. Default `[IsAdmin]`. */
   permissions?: PermissionMethod[];
-  /** The connection to store on. Default: Mongoose's default connection. */
+  /**
+   * The connection to store on. Default: the app's connection (`TerrenoApp.connection`, where
+   * its models live), bound when the plugin is registered.
+   */
   connection?: Connection;
 }
 
@@ -114,10 +117,13 @@ export function auditToMongo(options: AuditToMongoOptions = {}): AuditToMongoPlu
     throw new Error("auditToMongo: ttlDays must be a positive number of days.");
   }
   const collection = options.collection ?? DEFAULT_AUDIT_COLLECTION;
-  const connection = options.connection ?? mongoose.connection;
   const name = modelName(collection);
-  const model: AnyModel =
+  const modelOn = (connection: Connection): AnyModel =>
     connection.models[name] ?? connection.model(name, auditSchema(collection));
+  // Bound to the app's connection by register(); until then (or without an app), the given
+  // connection or the default one of the app's mongoose.
+  let bound: AnyModel | undefined = options.connection ? modelOn(options.connection) : undefined;
+  const model = (): AnyModel => bound ?? modelOn(mongoose.connection);
   const path = options.path ?? "/audit";
   const permissions = options.permissions ?? [IsAdmin];
   const ttlSeconds = Math.round(ttlDays * 86_400);
@@ -128,13 +134,18 @@ export function auditToMongo(options: AuditToMongoOptions = {}): AuditToMongoPlu
 
   const prune = async (): Promise<number> => {
     const cutoff = new Date(Date.now() - ttlSeconds * 1000);
-    const result = await model.deleteMany({ timestamp: { $lt: cutoff } }).exec();
+    const result = await model()
+      .deleteMany({ timestamp: { $lt: cutoff } })
+      .exec();
     return result.deletedCount ?? 0;
   };
 
   const ensureRetention = (): Promise<AuditRetention> => {
-    retention ??= model.collection
-      .createIndex({ timestamp: 1 }, { name: AUDIT_TTL_INDEX, expireAfterSeconds: ttlSeconds })
+    retention ??= model()
+      .collection.createIndex(
+        { timestamp: 1 },
+        { name: AUDIT_TTL_INDEX, expireAfterSeconds: ttlSeconds },
+      )
       .then(
         (): AuditRetention => "ttl-index",
         (error: { code?: unknown; codeName?: unknown }): AuditRetention => {
@@ -162,11 +173,13 @@ export function auditToMongo(options: AuditToMongoOptions = {}): AuditToMongoPlu
 
   return {
     name: "audit-mongo",
-    model,
+    get model() {
+      return model();
+    },
     retention: ensureRetention,
     prune,
     onAudit: async (event: AuditEvent) => {
-      await model.create(event);
+      await model().create(event);
       // Retention work never delays or fails the request that wrote the event.
       pruneIfDue().catch((error: unknown) => {
         logger.error({ err: error, collection }, "terreno-mcp: pruning audit events failed");
@@ -174,10 +187,11 @@ export function auditToMongo(options: AuditToMongoOptions = {}): AuditToMongoPlu
     },
     register(app: Express, ctx) {
       logger = ctx.logger;
+      bound ??= modelOn(ctx.connection);
       if (path === false) return;
       app.use(
         path,
-        modelRouter(model, {
+        modelRouter(model(), {
           permissions: { list: permissions, read: permissions },
           queryFields: AUDIT_QUERY_FIELDS,
           sort: { timestamp: -1, _id: -1 },

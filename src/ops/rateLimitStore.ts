@@ -30,7 +30,7 @@ export type RedisClientLike = object;
 export type RateLimitStore =
   /** Counters in this process only (the default). Every instance counts on its own. */
   | "memory"
-  /** Counters in the app's Mongoose connection (`mongoose.connection`), shared by all instances. */
+  /** Counters on the app's connection (its models' `db`), shared by all instances. */
   | "mongo"
   /** Counters on another Mongoose connection (e.g. one with `maxPoolSize: 1`, see docs/rate-limits-and-audit.md). */
   | { mongo: Connection }
@@ -117,11 +117,17 @@ function prepareCollection(connection: Connection, logger: Logger): Promise<Conn
  * store is unreachable or not ready yet, so a database outage never turns into 500s or into
  * no limit at all.
  */
-export function limiterFactory(store: RateLimitStore = "memory", logger: Logger): LimiterFactory {
+export function limiterFactory(
+  store: RateLimitStore = "memory",
+  logger: Logger,
+  /** The app's connection, for `"mongo"`; asked when a limiter is made, not before. */
+  appConnection: () => Connection = () => mongoose.connection,
+): LimiterFactory {
   if (store === "memory") return memoryFactory;
   if (store === "mongo" || "mongo" in store) {
-    const connection = store === "mongo" ? mongoose.connection : store.mongo;
+    const connectionOf = () => (store === "mongo" ? appConnection() : store.mongo);
     const make = (spec: LimiterSpec) => {
+      const connection = connectionOf();
       // Before the store is ready, a promise as the client: rate-limiter-flexible uses it once it
       // resolves (until then its calls fail over to the insurance limiter); it never rejects.
       // After, the connection itself, so a limiter made later counts in the store at once.
@@ -137,7 +143,7 @@ export function limiterFactory(store: RateLimitStore = "memory", logger: Logger)
       });
     };
     return Object.assign(make, {
-      ready: () => prepareCollection(connection, logger).then(() => undefined),
+      ready: () => prepareCollection(connectionOf(), logger).then(() => undefined),
     });
   }
   if ("redis" in store) {

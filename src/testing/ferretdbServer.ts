@@ -6,7 +6,7 @@ import fs from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { MongoClient } from "mongodb";
+import mongoose from "mongoose";
 import { ensureFerretDBBinary } from "./ferretdbBinary.js";
 import { type LogFn, lastLines, OUTPUT_TAIL_BYTES, sleep } from "./processUtils.js";
 
@@ -187,7 +187,7 @@ async function waitUntilReady(running: RunningProcess, port: number): Promise<vo
     await sleep(25);
   }
 
-  const client = new MongoClient(`mongodb://127.0.0.1:${port}/`, {
+  const client = new mongoose.mongo.MongoClient(`mongodb://127.0.0.1:${port}/`, {
     serverSelectionTimeoutMS: Math.max(1000, deadline - Date.now()),
     directConnection: true,
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { MongoClient } from "mongodb";
+import mongoose from "mongoose";
 import { type FerretDBServer, startFerretDB } from "./ferretdbServer.js";
 
 export interface TestDatabase {
@@ -52,7 +52,7 @@ export async function createTestDatabase(name?: string): Promise<TestDatabase> {
       async close() {
         if (closed) return;
         closed = true;
-        const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+        const client = new mongoose.mongo.MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
         try {
           await client.db(dbName).dropDatabase();
         } finally {

@@ -6,13 +6,13 @@
  * paths) → handler → result through the surface's view (hidden fields stripped) or checked
  * against the action's output schema. Writes (anything not annotated read-only) are observed.
  */
-import mongoose from "mongoose";
 import type { z } from "zod";
 import type { ActionConfig } from "../actionTypes.js";
 import { methodNotAllowed, TerrenoError, validationFailed } from "../errors.js";
 import { assertNoForbiddenKeys } from "../inputSafety.js";
 import { isWrite } from "../isWrite.js";
 import { loadDocument } from "../loadDocument.js";
+import { isMongooseDocument } from "../mongooseErrors.js";
 import { observeWrite } from "../observe.js";
 import { type Resource, viewFor } from "../resource.js";
 import { serializeDocument } from "../serialize.js";
@@ -77,11 +77,6 @@ export function parseInput(
   return parsed.data as PlainObject;
 }
 
-/** Whether `value` is a Mongoose document (a model's data, to go through the view). */
-function isDocument(value: unknown): boolean {
-  return value instanceof mongoose.Document;
-}
-
 /**
  * A handler's result as it may leave: every document in it (a Mongoose document, or an
  * object with `_id`, at any depth) is serialized and stripped of the surface's hidden fields;
@@ -119,7 +114,7 @@ function isPlainObject(value: unknown): value is PlainObject {
 function toJson(value: unknown, strip: (value: unknown) => unknown): unknown {
   if (value === undefined) return null;
   if (Array.isArray(value)) return value.map((item) => toJson(item, strip));
-  if (isDocument(value) || hasObjectId(value)) return strip(serializeDocument(value));
+  if (isMongooseDocument(value) || hasObjectId(value)) return strip(serializeDocument(value));
   if (isPlainObject(value)) {
     return Object.fromEntries(
       Object.entries(value).map(([key, child]) => [key, toJson(child, strip)]),
