@@ -48,7 +48,7 @@ const userDoc = await User.findById(userId).exec();
 if (!userDoc) throw new Error(`no user ${userId}`);
 const user = toUser(userDoc);
 const input = { limit: 20 };
-const options = { toolCallId: "bench", messages: [] };
+const options = { toolCallId: "bench", messages: [], context: {} };
 const tools = getMCPTools({ app, user });
 
 type Call = () => Promise<unknown>;

@@ -4,7 +4,15 @@
  * JSON Schemas, the same compiled validators and the same pipeline as the /mcp endpoint:
  * an adapter, with no rule of its own about permissions or fields.
  */
-import { type JSONSchema7, jsonSchema, type Schema, type Tool, type ToolSet, tool } from "ai";
+import {
+  type JSONSchema7,
+  jsonSchema,
+  type Schema,
+  type Tool,
+  type ToolApprovalConfiguration,
+  type ToolSet,
+  tool,
+} from "ai";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
@@ -22,16 +30,27 @@ import { errorOutput, type MCPToolOutput, toModelOutput } from "./toolOutput.js"
 /** The AI SDK's tool type under its former name (`CoreTool`, removed in AI SDK 5): `Tool`. */
 export type CoreTool = Tool;
 
+/**
+ * A context-bound tool's per-call context (AI SDK 7 tool `context`, given through
+ * `toolsContext`, one entry per tool name; `mcpToolsContext()` builds it): the caller.
+ * A bare `User` is read too.
+ */
+export type MCPToolContext = { user?: User };
+
 /** One getMCPTools() tool: JSON input in, `{data, ...}` or `{error}` out. */
-export type MCPTool = Tool<PlainObject, MCPToolOutput>;
+export type MCPTool = Tool<PlainObject, MCPToolOutput, MCPToolContext>;
+
+/** What getMCPTools() returns: tools keyed by MCP tool name (an AI SDK `ToolSet`). */
+export type MCPToolSet = Record<string, MCPTool>;
 
 interface GetMCPToolsCommonOptions {
   /**
    * The caller every tool runs as. The set then holds only the tools this user sees, as on
    * /mcp's `tools/list` (src/tools/visibleTools.ts: method-level permissions, token scope,
    * `allowAnonymous`); a tool the user does not see is absent, as an unknown tool would be.
-   * When absent, every selected tool is offered and each call takes its caller from the
-   * `experimental_context` given to generateText/streamText: a `User`, or `{ user: User }`.
+   * When absent, every selected tool is offered and each call takes its caller from its tool
+   * `context` (AI SDK 7: `toolsContext: mcpToolsContext(tools, user)` on generateText or
+   * streamText, which gives each tool `{ user }`; a bare `User` is read too).
    * With neither, the call is anonymous, which the pipeline refuses unless the model sets
    * `allowAnonymous`. Whatever the set holds, the pipeline checks every call.
    */
@@ -45,8 +64,9 @@ interface GetMCPToolsCommonOptions {
     tools?: string[];
   };
   /**
-   * Sets `needsApproval: true` on the create, update and delete tools, and on action and
-   * custom tools not annotated read-only. Default false.
+   * Sets the tool-level `needsApproval: true` on the create, update and delete tools, and on
+   * action and custom tools not annotated read-only. Default false. AI SDK 7 still honours it
+   * but deprecates it: prefer `toolApproval: mcpToolApproval(tools)` on the call.
    */
   requireApproval?: boolean;
   /** Where server faults are reported. Default: the app's logger, else the console. */
@@ -81,7 +101,7 @@ function isUser(value: unknown): value is User {
   );
 }
 
-/** `experimental_context` as a caller: `{ user }` first, then a bare `User`, else anonymous. */
+/** A tool `context` as a caller: `{ user }` first, then a bare `User`, else anonymous. */
 export function userFromContext(context: unknown): User | undefined {
   if (typeof context !== "object" || context === null) return undefined;
   const wrapped = (context as { user?: unknown }).user;
@@ -175,7 +195,7 @@ function contextBoundTool(
   const key = needsApproval ? "approval" : "plain";
   const cached = entry[key];
   if (cached) return cached;
-  const built = tool<PlainObject, MCPToolOutput>({
+  const built = tool<PlainObject, MCPToolOutput, MCPToolContext>({
     title: def.title,
     description: def.description,
     inputSchema: inputSchemaFor(def),
@@ -185,9 +205,9 @@ function contextBoundTool(
     // Not sent to the model; surfaces on tool-call parts as `toolMetadata` (like @ai-sdk/mcp).
     metadata: { annotations: { ...def.annotations } },
     ...(needsApproval ? { needsApproval: true } : {}),
-    execute: (input, { abortSignal, experimental_context, toolCallId }) => {
+    execute: (input, { abortSignal, context, toolCallId }) => {
       abortSignal?.throwIfAborted();
-      return run(def, userFromContext(experimental_context), input, reporting, toolCallId);
+      return run(def, userFromContext(context), input, reporting, toolCallId);
     },
     toModelOutput,
   });
@@ -225,7 +245,10 @@ function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition
   );
 }
 
-function toolSet(definitions: readonly ToolDefinition[], options: GetMCPToolsOptions): ToolSet {
+function toolSet(
+  definitions: readonly ToolDefinition[],
+  options: GetMCPToolsOptions,
+): MCPToolSet {
   const { user } = options;
   const reporting: Reporting = {
     logger: options.logger ?? options.app?.logger ?? consoleLogger,
@@ -262,7 +285,7 @@ function toolSet(definitions: readonly ToolDefinition[], options: GetMCPToolsOpt
  * synchronously (IsAuthenticated, IsAdmin, IsOwner... do). When one returns a promise this
  * throws; use `await getMCPToolsAsync(options)` instead.
  */
-export function getMCPTools(options: GetMCPToolsOptions): ToolSet {
+export function getMCPTools(options: GetMCPToolsOptions): MCPToolSet {
   const selected = selectDefinitions(options);
   // Context-bound tools learn their caller per call, where the pipeline refuses what it must.
   if (!options.user) return toolSet(selected, options);
@@ -281,8 +304,38 @@ export function getMCPTools(options: GetMCPToolsOptions): ToolSet {
  * getMCPTools() for apps whose permission checks are async (e.g. they read the database):
  * the same ToolSet, once every check that decides which tools `user` sees has answered.
  */
-export async function getMCPToolsAsync(options: GetMCPToolsOptions): Promise<ToolSet> {
+export async function getMCPToolsAsync(options: GetMCPToolsOptions): Promise<MCPToolSet> {
   const selected = selectDefinitions(options);
   if (!options.user) return toolSet(selected, options);
   return toolSet(await toolsVisibleTo(selected, options.user), options);
+}
+
+/**
+ * AI SDK 7's per-call approval for a getMCPTools() set: `{ todos_create: "user-approval", ... }`
+ * for every tool not annotated read-only (creates, updates, deletes, and actions and custom
+ * tools without `readOnlyHint`). Pass it as `toolApproval` to generateText/streamText.
+ */
+export function mcpToolApproval<TOOLS extends ToolSet>(
+  tools: TOOLS,
+): ToolApprovalConfiguration<TOOLS, unknown> {
+  const approval: Record<string, "user-approval"> = {};
+  for (const [name, item] of Object.entries(tools)) {
+    const annotations = (item.metadata as { annotations?: PlainObject } | undefined)?.annotations;
+    // The same rule as everywhere: a tool writes unless annotated read-only.
+    if (isWrite({ annotations })) approval[name] = "user-approval";
+  }
+  return approval as ToolApprovalConfiguration<TOOLS, unknown>;
+}
+
+/**
+ * AI SDK 7's `toolsContext` for a context-bound getMCPTools() set (no `user` option): every
+ * tool gets `{ user }`, the caller its calls run as.
+ */
+export function mcpToolsContext(
+  tools: ToolSet,
+  user: User | undefined,
+): Record<string, MCPToolContext> {
+  const context: Record<string, MCPToolContext> = {};
+  for (const name of Object.keys(tools)) context[name] = user ? { user } : {};
+  return context;
 }

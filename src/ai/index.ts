@@ -8,5 +8,9 @@ export {
   getMCPTools,
   getMCPToolsAsync,
   type MCPTool,
+  type MCPToolContext,
+  type MCPToolSet,
+  mcpToolApproval,
+  mcpToolsContext,
 } from "./getMCPTools.js";
 export type { MCPToolErrorOutput, MCPToolOutput } from "./toolOutput.js";

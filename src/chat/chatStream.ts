@@ -8,7 +8,7 @@ import {
   convertToModelMessages,
   type LanguageModel,
   type ModelMessage,
-  stepCountIs,
+  isStepCount,
   streamText,
 } from "ai";
 import type { Response } from "express";
@@ -93,7 +93,7 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       system: settings.systemPrompt(),
       messages,
       tools,
-      stopWhen: stepCountIs(settings.maxSteps),
+      stopWhen: isStepCount(settings.maxSteps),
       abortSignal: abort.signal,
       // The model sees placeholders for PII; the stream to the user has the real values back.
       ...(redactor

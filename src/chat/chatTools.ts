@@ -79,7 +79,7 @@ export async function chatTools(options: ChatToolsOptions): Promise<ToolSet> {
           }
         }
         executed.set(callOptions.toolCallId, name);
-        return execute(realInput, callOptions);
+        return execute(realInput as PlainObject, callOptions);
       },
     } as Tool;
   }

@@ -235,7 +235,7 @@ export function searchDocsTool(
   options: SearchDocsOptions,
 ): Tool<SearchDocsInput, { data: DocHit[] }> {
   const index = new DocsIndex(options);
-  const definition = tool<SearchDocsInput, { data: DocHit[] }>({
+  const definition = tool<SearchDocsInput, { data: DocHit[] }, Record<string, never>>({
     description:
       "Search this app's documentation (Markdown). Returns passages citing {path, heading, " +
       "excerpt}. Input: query (1 to 200 characters), limit (1 to 10, default 5).",

@@ -6,12 +6,17 @@ import {
   generateText,
   type ModelMessage,
   simulateReadableStream,
-  stepCountIs,
+  isStepCount,
   streamText,
   type ToolSet,
 } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { getMCPTools } from "../../src/ai/index.js";
+import {
+  getMCPTools,
+  type MCPToolContext,
+  mcpToolApproval,
+  mcpToolsContext,
+} from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import type { User as Caller } from "../../src/core/types.js";
@@ -116,10 +121,10 @@ async function callerOf(user: TestUser): Promise<Caller> {
   return toUser(doc);
 }
 
-const execOptions = (experimental_context?: unknown) => ({
+const execOptions = (context: unknown = {}) => ({
   toolCallId: "direct",
   messages: [] as ModelMessage[],
-  experimental_context,
+  context: context as Record<string, unknown>,
 });
 
 /** Runs one tool directly, as the AI SDK would after validation. */
@@ -171,13 +176,14 @@ describe("getMCPTools", () => {
       },
     ]);
     hookCalls.length = 0;
+    const tools = getMCPTools({ app });
     const result = await generateText({
       model,
-      // No `user` option: the caller arrives per call through experimental_context.
-      tools: getMCPTools({ app }),
-      experimental_context: { user: aliceUser },
+      // No `user` option: the caller arrives per call through each tool's context.
+      tools,
+      toolsContext: mcpToolsContext(tools, aliceUser),
       prompt: "Add a todo and read it back.",
-      stopWhen: stepCountIs(6),
+      stopWhen: isStepCount(6),
     });
 
     assert.equal(result.steps.length, 4);
@@ -220,7 +226,7 @@ describe("getMCPTools", () => {
       model,
       tools: getMCPTools({ app, user: aliceUser }),
       prompt: "Add a todo and read it back.",
-      stopWhen: stepCountIs(6),
+      stopWhen: isStepCount(6),
     });
     let text = "";
     for await (const delta of result.textStream) text += delta;
@@ -283,7 +289,7 @@ describe("getMCPTools", () => {
       model,
       tools: getMCPTools({ app, user: aliceUser }),
       prompt: "Add a todo.",
-      stopWhen: stepCountIs(3),
+      stopWhen: isStepCount(3),
     });
 
     assert.equal(await Todo.countDocuments(), before, "nothing written");
@@ -315,12 +321,16 @@ describe("getMCPTools", () => {
         return { text: "not there" };
       },
     ]);
+    const tools = getMCPTools({ app });
     const result = await generateText({
       model,
-      tools: getMCPTools({ app }),
-      experimental_context: bobUser, // a bare User works too
+      tools,
+      // A bare User works too.
+      toolsContext: Object.fromEntries(
+        Object.keys(tools).map((name) => [name, bobUser as unknown as MCPToolContext]),
+      ),
       prompt: "Read that todo.",
-      stopWhen: stepCountIs(3),
+      stopWhen: isStepCount(3),
     });
     const output = result.steps[0]?.toolResults[0]?.output as { error: Record<string, unknown> };
     assert.equal(output.error.code, "not_found");
@@ -334,7 +344,7 @@ describe("getMCPTools", () => {
     assert.deepEqual(shown, { type: "error-text", value: mcp.content[0]?.text });
   });
 
-  test("the caller: `user`, then experimental_context (User or {user}), else anonymous", async () => {
+  test("the caller: `user`, then the tool context (User or {user}), else anonymous", async () => {
     const tools = getMCPTools({ app });
     const anonymous = await execute(tools, "todos_list", {});
     assert.equal((anonymous.error as { code: string }).code, "unauthenticated");
@@ -408,14 +418,14 @@ describe("getMCPTools", () => {
       todos_update: true,
     });
 
-    // ai@6: a call that needs approval is not executed; the step ends with a
+    // A call that needs approval is not executed; the step ends with a
     // tool-approval-request and the loop stops until the app answers it.
     const title = `approve me ${Date.now()}`;
     const first = await generateText({
       model: generatingModel([() => ({ calls: [["todos_create", { title }]] })]),
       tools: gated,
       prompt: "Add a todo.",
-      stopWhen: stepCountIs(5),
+      stopWhen: isStepCount(5),
     });
     assert.equal(first.steps.length, 1);
     const request = first.content.find((part) => part.type === "tool-approval-request");
@@ -429,7 +439,7 @@ describe("getMCPTools", () => {
       tools: gated,
       messages: [
         { role: "user", content: "Add a todo." },
-        ...first.response.messages,
+        ...first.responseMessages,
         {
           role: "tool",
           content: [
@@ -437,15 +447,15 @@ describe("getMCPTools", () => {
           ],
         },
       ],
-      stopWhen: stepCountIs(5),
+      stopWhen: isStepCount(5),
     });
     assert.equal(resumed.text, "created");
     assert.equal(await Todo.countDocuments({ title }), 1, "written after approval");
 
-    // The approved call's input comes back from (client-held) history. ai@6 re-validates it
+    // The approved call's input comes back from (client-held) history. The AI SDK re-validates it
     // against the input schema (our ajv validator) before executing: a tampered input is a
     // tool error the model reads, and nothing is written.
-    const history = structuredClone(first.response.messages);
+    const history = structuredClone(first.responseMessages);
     for (const message of history) {
       if (message.role !== "assistant" || typeof message.content === "string") continue;
       for (const part of message.content) {
@@ -466,13 +476,51 @@ describe("getMCPTools", () => {
           ],
         },
       ],
-      stopWhen: stepCountIs(5),
+      stopWhen: isStepCount(5),
     });
-    const toolMessage = tampered.response.messages.find((m) => m.role === "tool");
+    const toolMessage = tampered.responseMessages.find((m) => m.role === "tool");
     const part = toolMessage?.role === "tool" ? toolMessage.content[0] : undefined;
     assert.ok(part?.type === "tool-result" && part.output.type === "error-text");
     assert.match(part.output.value, /^validation_failed: Invalid input: /);
     assert.equal(await Todo.countDocuments(), count);
+  });
+
+  test("mcpToolApproval: AI SDK 7's call-level toolApproval gates the writes, reads run", async () => {
+    const tools = getMCPTools({ app, user: aliceUser });
+    assert.deepEqual(mcpToolApproval(tools), {
+      todos_create: "user-approval",
+      todos_delete: "user-approval",
+      todos_update: "user-approval",
+    });
+    const title = `policy ${Date.now()}`;
+    const first = await generateText({
+      model: generatingModel([
+        () => ({ calls: [["todos_create", { title }]] }),
+        () => ({ text: "unreachable" }),
+      ]),
+      tools,
+      toolApproval: mcpToolApproval(tools),
+      prompt: "Add a todo.",
+      stopWhen: isStepCount(5),
+    });
+    const request = first.content.find((part) => part.type === "tool-approval-request");
+    assert.ok(request, "the create waits for approval");
+    assert.equal(first.steps.length, 1);
+    assert.equal(await Todo.countDocuments({ title }), 0, "nothing written before approval");
+
+    // A read is not gated: it runs and the loop goes on.
+    const read = await generateText({
+      model: generatingModel([
+        () => ({ calls: [["todos_list", {}]] }),
+        () => ({ text: "listed" }),
+      ]),
+      tools,
+      toolApproval: mcpToolApproval(tools),
+      prompt: "List.",
+      stopWhen: isStepCount(5),
+    });
+    assert.equal(read.text, "listed");
+    assert.ok(!read.content.some((part) => part.type === "tool-approval-request"));
   });
 
   test("execute validates: a direct call with bad input is refused and writes nothing", async () => {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { generateText, type ModelMessage, stepCountIs, type ToolSet } from "ai";
+import { generateText, type ModelMessage, isStepCount, type ToolSet } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { getMCPTools, getMCPToolsAsync } from "../../src/ai/index.js";
 import type { User as Caller } from "../../src/core/types.js";
@@ -54,7 +54,7 @@ async function outcomeOf(tools: ToolSet, toolName: string, input: unknown) {
     model: callingModel(toolName, input),
     tools,
     prompt: "go",
-    stopWhen: stepCountIs(2),
+    stopWhen: isStepCount(2),
   });
   const [first] = result.steps;
   const error = first?.content.find((part) => part.type === "tool-error");
@@ -123,7 +123,7 @@ describe("getMCPTools: per-caller tools", () => {
       {
         toolCallId: "direct",
         messages: [] as ModelMessage[],
-        experimental_context: { user: aliceCaller },
+        context: { user: aliceCaller },
       },
     )) as { error?: { code?: string } };
     assert.equal(output.error?.code, "forbidden");

@@ -398,7 +398,7 @@ describe("personal access tokens", () => {
     assert.ok(create?.execute);
     const out = await create.execute(
       { title: "scoped" },
-      { toolCallId: "1", messages: [], experimental_context: { user: reader } },
+      { toolCallId: "1", messages: [], context: { user: reader } },
     );
     assert.equal((out as { error?: { code?: string } }).error?.code, "forbidden");
     assert.equal(await Todo.countDocuments({ title: "scoped" }), 0);

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { generateText, jsonSchema, stepCountIs, streamText, type ToolSet, tool } from "ai";
+import { generateText, jsonSchema, isStepCount, streamText, type ToolSet, tool } from "ai";
 import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
@@ -91,7 +91,7 @@ describe("demo model", () => {
       model,
       tools,
       prompt: "add a todo to buy milk tomorrow",
-      stopWhen: stepCountIs(5),
+      stopWhen: isStepCount(5),
     });
     assert.deepEqual(
       added.steps.map((step) => step.toolCalls.map((call) => call.toolName)),
@@ -113,7 +113,7 @@ describe("demo model", () => {
       model,
       tools,
       prompt: "list my todos",
-      stopWhen: stepCountIs(5),
+      stopWhen: isStepCount(5),
     });
     assert.equal(listed.steps[0]?.toolCalls[0]?.toolName, "todos_list");
     assert.match(listed.text, /^You have 1 todo:\n- buy milk$/);
@@ -123,7 +123,7 @@ describe("demo model", () => {
       model,
       tools,
       prompt: "complete buy milk",
-      stopWhen: stepCountIs(5),
+      stopWhen: isStepCount(5),
     });
     let text = "";
     for await (const delta of completed.textStream) text += delta;
@@ -142,7 +142,7 @@ describe("demo model", () => {
       model,
       tools,
       prompt: "delete buy milk",
-      stopWhen: stepCountIs(5),
+      stopWhen: isStepCount(5),
     });
     assert.deepEqual(
       deleted.steps.map((step) => step.toolCalls.map((call) => call.toolName)),
@@ -154,7 +154,7 @@ describe("demo model", () => {
       model,
       tools,
       prompt: "complete walk the dog",
-      stopWhen: stepCountIs(5),
+      stopWhen: isStepCount(5),
     });
     assert.equal(missing.text, "I found no todo titled “walk the dog”.");
   });
@@ -179,7 +179,7 @@ describe("demo model", () => {
       model: createDemoModel(),
       tools,
       prompt: "complete buy milk",
-      stopWhen: stepCountIs(5),
+      stopWhen: isStepCount(5),
     });
     assert.deepEqual(calls, [
       ["todos_list", { filter: { title: "buy milk" } }],

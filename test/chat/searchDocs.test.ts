@@ -36,7 +36,7 @@ Set MONGODB_URI and JWT_SECRET. Put the server behind a proxy.
 Dump the database nightly.
 `;
 
-const execOptions = { toolCallId: "t", messages: [] as ModelMessage[] };
+const execOptions = { toolCallId: "t", messages: [] as ModelMessage[], context: {} };
 
 describe("search_docs", () => {
   let dir: string;

@@ -244,7 +244,7 @@ describe("discovery tools through getMCPTools", () => {
     };
     const tools = getMCPTools({ app, user });
     assert.ok(tools.whoami && tools.describe_models);
-    const out = (await tools.whoami.execute?.({}, { toolCallId: "1", messages: [] })) as Record<
+    const out = (await tools.whoami.execute?.({}, { toolCallId: "1", messages: [], context: {} })) as Record<
       string,
       unknown
     >;
@@ -259,7 +259,7 @@ describe("discovery tools through getMCPTools", () => {
     const tools = getMCPTools({ app, user });
     const out = (await tools.describe_models.execute?.(
       { query: "user" },
-      { toolCallId: "2", messages: [] },
+      { toolCallId: "2", messages: [], context: {} },
     )) as {
       models: ModelOut[];
     };
@@ -267,7 +267,7 @@ describe("discovery tools through getMCPTools", () => {
     const adminTools = getMCPTools({ app, user: { id: alice.userId, admin: true } });
     const all = (await adminTools.describe_models.execute?.(
       {},
-      { toolCallId: "3", messages: [] },
+      { toolCallId: "3", messages: [], context: {} },
     )) as {
       models: ModelOut[];
     };

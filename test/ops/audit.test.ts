@@ -39,7 +39,7 @@ useTestDatabase("ops_audit");
 /** A value that must never reach an audit event. */
 const SECRET = "SECRET-VALUE-7d1f";
 
-const execOptions = { toolCallId: "call-1", messages: [] as ModelMessage[] };
+const execOptions = { toolCallId: "call-1", messages: [] as ModelMessage[], context: {} };
 
 async function execute(tools: ToolSet, name: string, input: unknown) {
   const run = tools[name]?.execute;
@@ -298,7 +298,7 @@ describe("audit events", () => {
         { id: aliceTodo },
         {
           ...execOptions,
-          experimental_context: { user: toUser(await User.findById(bob.userId).orFail()) },
+          context: { user: toUser(await User.findById(bob.userId).orFail()) },
         },
       )) as Record<string, unknown>;
       assert.ok(output.error, JSON.stringify(output));

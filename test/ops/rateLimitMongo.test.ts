@@ -64,7 +64,7 @@ describe('the "mongo" store', () => {
     const onA = getMCPTools({ app: first, user: { id: bob.userId } });
     const onB = getMCPTools({ app: second, user: { id: bob.userId } });
     const run = async (tools: typeof onA) =>
-      (await tools.todos_list.execute?.({}, { toolCallId: "t", messages: [] })) as Record<
+      (await tools.todos_list.execute?.({}, { toolCallId: "t", messages: [], context: {} })) as Record<
         string,
         unknown
       >;

@@ -231,7 +231,7 @@ describe("OpenTelemetry", () => {
     const tools = getMCPTools({ app: terreno, user });
     const run = tools.todos_read?.execute;
     assert.ok(run);
-    const options = { toolCallId: "call-42", messages: [] as ModelMessage[] };
+    const options = { toolCallId: "call-42", messages: [] as ModelMessage[], context: {} };
     await run({ id: aliceTodo }, options);
     const output = (await run({ id: "0123456789abcdef01234567" }, options)) as { error?: unknown };
     assert.ok(output.error);

@@ -181,6 +181,7 @@ describe("input bounds", () => {
       const result = (await tools.todos_create.execute?.(args, {
         toolCallId: "deep",
         messages: [],
+        context: {},
       })) as { error?: { code: string } };
       assert.equal(result.error?.code, "validation_failed");
     });
@@ -256,7 +257,7 @@ describe("input bounds", () => {
       const tools = getMCPTools({ app: terreno, user: { id: alice.userId } });
       const result = (await tools.todos_create.execute?.(
         { title: "many", tags: tags(5000) },
-        { toolCallId: "tags", messages: [] },
+        { toolCallId: "tags", messages: [], context: {} },
       )) as { error?: { code: string; fields?: Record<string, string> } };
       assert.equal(result.error?.code, "validation_failed");
       assert.deepEqual(result.error?.fields, { tags: "must have at most 1000 items" });

@@ -3,7 +3,7 @@
  * or called by a scripted `MockLanguageModelV3` inside `generateText` (`generateText`), which
  * adds the SDK's own input validation and the model-facing tool output to the path.
  */
-import { generateText, type ModelMessage, stepCountIs, type ToolSet } from "ai";
+import { generateText, type ModelMessage, isStepCount, type ToolSet } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { getMCPTools } from "../../../src/ai/index.js";
 import { failureFromBody, failureFromErrorText, type Outcome } from "../outcome.js";
@@ -38,7 +38,7 @@ function normalizeOutput(output: unknown, raw: string): Outcome {
 async function viaExecute(tools: ToolSet, name: string, input: unknown): Promise<Outcome> {
   const run = tools[name]?.execute;
   if (!run) throw new Error(`${name} has no execute`);
-  const output = await run(input, { toolCallId: "contract", messages: [] as ModelMessage[] });
+  const output = await run(input, { toolCallId: "contract", messages: [] as ModelMessage[], context: {} });
   return normalizeOutput(output, JSON.stringify(output));
 }
 
@@ -74,7 +74,7 @@ async function viaModel(tools: ToolSet, name: string, input: unknown): Promise<O
     model,
     tools,
     prompt: `Call ${name}.`,
-    stopWhen: stepCountIs(3),
+    stopWhen: isStepCount(3),
   });
   const offered = (model.doGenerateCalls[0]?.tools ?? []).map((tool) => tool.name);
   if (!offered.includes(name)) throw new Error(`${name} was not offered to the model`);
