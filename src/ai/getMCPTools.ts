@@ -245,10 +245,7 @@ function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition
   );
 }
 
-function toolSet(
-  definitions: readonly ToolDefinition[],
-  options: GetMCPToolsOptions,
-): MCPToolSet {
+function toolSet(definitions: readonly ToolDefinition[], options: GetMCPToolsOptions): MCPToolSet {
   const { user } = options;
   const reporting: Reporting = {
     logger: options.logger ?? options.app?.logger ?? consoleLogger,

@@ -6,9 +6,9 @@
 import { randomUUID } from "node:crypto";
 import {
   convertToModelMessages,
+  isStepCount,
   type LanguageModel,
   type ModelMessage,
-  isStepCount,
   streamText,
 } from "ai";
 import type { Response } from "express";

@@ -4,9 +4,9 @@ import { createMCPClient } from "@ai-sdk/mcp";
 import {
   asSchema,
   generateText,
+  isStepCount,
   type ModelMessage,
   simulateReadableStream,
-  isStepCount,
   streamText,
   type ToolSet,
 } from "ai";
@@ -510,10 +510,7 @@ describe("getMCPTools", () => {
 
     // A read is not gated: it runs and the loop goes on.
     const read = await generateText({
-      model: generatingModel([
-        () => ({ calls: [["todos_list", {}]] }),
-        () => ({ text: "listed" }),
-      ]),
+      model: generatingModel([() => ({ calls: [["todos_list", {}]] }), () => ({ text: "listed" })]),
       tools,
       toolApproval: mcpToolApproval(tools),
       prompt: "List.",

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { generateText, type ModelMessage, isStepCount, type ToolSet } from "ai";
+import { generateText, isStepCount, type ModelMessage, type ToolSet } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { getMCPTools, getMCPToolsAsync } from "../../src/ai/index.js";
 import type { User as Caller } from "../../src/core/types.js";

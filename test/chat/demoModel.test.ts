@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { generateText, jsonSchema, isStepCount, streamText, type ToolSet, tool } from "ai";
+import { generateText, isStepCount, jsonSchema, streamText, type ToolSet, tool } from "ai";
 import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";

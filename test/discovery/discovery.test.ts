@@ -244,10 +244,10 @@ describe("discovery tools through getMCPTools", () => {
     };
     const tools = getMCPTools({ app, user });
     assert.ok(tools.whoami && tools.describe_models);
-    const out = (await tools.whoami.execute?.({}, { toolCallId: "1", messages: [], context: {} })) as Record<
-      string,
-      unknown
-    >;
+    const out = (await tools.whoami.execute?.(
+      {},
+      { toolCallId: "1", messages: [], context: {} },
+    )) as Record<string, unknown>;
     assert.equal(out.email, alice.email);
     assert.equal(out.authMethod, "pat");
     assert.deepEqual(out.scopes, ["read"]);

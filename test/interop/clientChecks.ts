@@ -61,7 +61,11 @@ async function connectAiSdk(url: string, token: string): Promise<InteropClient> 
     callTool: async (name, args) => {
       const tool = tools[name];
       if (!tool?.execute) throw new Error(`the AI SDK tool set has no executable ${name}`);
-      const result = await tool.execute(args, { toolCallId: `interop-${name}`, messages: [], context: {} });
+      const result = await tool.execute(args, {
+        toolCallId: `interop-${name}`,
+        messages: [],
+        context: {},
+      });
       return result as ToolCallOutcome;
     },
     close: () => client.close(),

@@ -64,10 +64,10 @@ describe('the "mongo" store', () => {
     const onA = getMCPTools({ app: first, user: { id: bob.userId } });
     const onB = getMCPTools({ app: second, user: { id: bob.userId } });
     const run = async (tools: typeof onA) =>
-      (await tools.todos_list.execute?.({}, { toolCallId: "t", messages: [], context: {} })) as Record<
-        string,
-        unknown
-      >;
+      (await tools.todos_list.execute?.(
+        {},
+        { toolCallId: "t", messages: [], context: {} },
+      )) as Record<string, unknown>;
     assert.ok("data" in (await run(onA)));
     assert.ok("data" in (await run(onB)));
     const mcp = await request(a)

@@ -57,7 +57,10 @@ function assertSdkRateLimited(thrown: unknown): true {
 async function run(tools: ToolSet, name: string) {
   const execute = tools[name]?.execute;
   assert.ok(execute, `${name} has execute`);
-  return (await execute({}, { toolCallId: "t", messages: [], context: {} })) as Record<string, unknown>;
+  return (await execute({}, { toolCallId: "t", messages: [], context: {} })) as Record<
+    string,
+    unknown
+  >;
 }
 
 describe("tool-call rate limits", () => {

@@ -3,7 +3,7 @@
  * or called by a scripted `MockLanguageModelV3` inside `generateText` (`generateText`), which
  * adds the SDK's own input validation and the model-facing tool output to the path.
  */
-import { generateText, type ModelMessage, isStepCount, type ToolSet } from "ai";
+import { generateText, isStepCount, type ModelMessage, type ToolSet } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { getMCPTools } from "../../../src/ai/index.js";
 import { failureFromBody, failureFromErrorText, type Outcome } from "../outcome.js";
@@ -38,7 +38,11 @@ function normalizeOutput(output: unknown, raw: string): Outcome {
 async function viaExecute(tools: ToolSet, name: string, input: unknown): Promise<Outcome> {
   const run = tools[name]?.execute;
   if (!run) throw new Error(`${name} has no execute`);
-  const output = await run(input, { toolCallId: "contract", messages: [] as ModelMessage[], context: {} });
+  const output = await run(input, {
+    toolCallId: "contract",
+    messages: [] as ModelMessage[],
+    context: {},
+  });
   return normalizeOutput(output, JSON.stringify(output));
 }
 
