@@ -252,6 +252,16 @@ export async function seedFood(owner: Account, fields: PlainObject = {}): Promis
   return String(doc._id);
 }
 
+export async function seedGizmo(owner: Account, fields: PlainObject = {}): Promise<string> {
+  fixtureCounter += 1;
+  const doc = await Gizmo.create({
+    name: `fixture gizmo ${fixtureCounter}`,
+    ownerId: owner.userId,
+    ...fields,
+  });
+  return String(doc._id);
+}
+
 export async function storedTodo(id: string): Promise<PlainObject | null> {
   return Todo.findById(id).lean<PlainObject>();
 }
