@@ -6,18 +6,14 @@
  * `terreno-mcp/better-auth` subpath (src/auth/betterAuth.ts). test/auth/rootImport.test.ts checks.
  */
 export { connectDatabase, type DatabaseOptions } from "./app/database.js";
+export type { TerrenoAppOptions } from "./app/options.js";
 export {
   defaultPathFor,
   type RunningServer,
   type StartOptions,
   TerrenoApp,
 } from "./app/TerrenoApp.js";
-export type {
-  AppContext,
-  McpEndpointOptions,
-  TerrenoAppOptions,
-  TerrenoPlugin,
-} from "./app/types.js";
+export type { AppContext, TerrenoPlugin } from "./app/types.js";
 export {
   type AuthProvider,
   type CallerResolver,
@@ -133,6 +129,7 @@ export type {
 } from "./core/types.js";
 export type { Surface, SurfaceView } from "./core/viewTypes.js";
 export { portableJsonSchema } from "./core/zodSchema.js";
+export type { McpEndpointOptions } from "./mcp/options.js";
 export {
   type McpOAuthOptions,
   PROTECTED_RESOURCE_WELL_KNOWN,
@@ -146,7 +143,8 @@ export {
   type OpenApiObject,
   type OpenApiSource,
 } from "./openapi/document.js";
-export { type OpenApiOptions, openApiPlugin, openApiSource } from "./openapi/plugin.js";
+export { openApiPlugin, openApiSource } from "./openapi/plugin.js";
+export type { OpenApiOptions } from "./openapi/types.js";
 export {
   type AuditEvent,
   type AuditSink,

@@ -39,8 +39,9 @@ import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
 import { appAuth } from "./authProviders.js";
 import { answerClientErrorsAsJson } from "./clientErrors.js";
+import type { TerrenoAppOptions } from "./options.js";
 import { requestLogger } from "./requestLogger.js";
-import type { AppContext, TerrenoAppOptions, TerrenoPlugin } from "./types.js";
+import type { AppContext, TerrenoPlugin } from "./types.js";
 
 interface Mounted {
   path: string;

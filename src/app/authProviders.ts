@@ -5,7 +5,7 @@
 import type { AuthProvider } from "../auth/callerResolver.js";
 import { jwtProvider } from "../auth/jwt.js";
 import { personalTokenProvider } from "../auth/personalTokens.js";
-import type { TerrenoAppOptions } from "./types.js";
+import type { TerrenoAppOptions } from "./options.js";
 
 type PersonalTokenSettings = Exclude<
   NonNullable<NonNullable<TerrenoAppOptions["auth"]>["personalTokens"]>,

@@ -6,7 +6,7 @@
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { localhostAllowedOrigins, validateOriginHeader } from "@modelcontextprotocol/server";
 import express, { type NextFunction, type Request, type Response } from "express";
-import type { AppContext, McpEndpointOptions, TerrenoPlugin } from "../app/types.js";
+import type { AppContext, TerrenoPlugin } from "../app/types.js";
 import { TerrenoError, toErrorBody } from "../core/errors.js";
 import { findTooDeep, MAX_DEPTH, TOO_DEEP_REASON } from "../core/inputSafety.js";
 import { reportFailure } from "../core/logger.js";
@@ -17,6 +17,7 @@ import { toTerrenoError } from "../rest/sendError.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { createDualEraHandler } from "./httpHandler.js";
 import { createServerFactory, type McpCaller } from "./mcpServerFactory.js";
+import type { McpEndpointOptions } from "./options.js";
 import {
   bearerChallenge,
   checkResourceUrl,

@@ -10,20 +10,8 @@ import helmet from "helmet";
 import swaggerUi from "swagger-ui-express";
 import type { AppContext, TerrenoPlugin } from "../app/types.js";
 import { DEFAULT_PERSONAL_TOKEN_OPTIONS } from "../auth/personalTokens.js";
-import { buildOpenApiDocument, type OpenApiObject, type OpenApiSource } from "./document.js";
-
-export interface OpenApiOptions {
-  /** Where the document is served. Default `/openapi.json`. */
-  path?: string;
-  /** Where the API reference UI is served; `false` serves none. Default `/docs`. */
-  docsPath?: string | false;
-  /** `info.title`. Default: the MCP server name, else `"API"`. */
-  title?: string;
-  /** `info.version`. Default: the MCP server version, else `"0.0.0"`. */
-  version?: string;
-  /** `info.description` (Markdown). */
-  description?: string;
-}
+import { buildOpenApiDocument } from "./document.js";
+import type { OpenApiObject, OpenApiOptions, OpenApiSource } from "./types.js";
 
 /** What the document is generated from: the app's options, its mounted routers and custom tools. */
 export function openApiSource(ctx: AppContext, options: OpenApiOptions = {}): OpenApiSource {

@@ -66,3 +66,17 @@ export interface OpenApiSource {
   /** The custom tools, each documented as `POST /tools/<name>`. */
   customTools?: readonly DocumentedTool[];
 }
+
+/** `TerrenoAppOptions.openapi`: where the document and the docs page are served, and `info`. */
+export interface OpenApiOptions {
+  /** Where the document is served. Default `/openapi.json`. */
+  path?: string;
+  /** Where the API reference UI is served; `false` serves none. Default `/docs`. */
+  docsPath?: string | false;
+  /** `info.title`. Default: the MCP server name, else `"API"`. */
+  title?: string;
+  /** `info.version`. Default: the MCP server version, else `"0.0.0"`. */
+  version?: string;
+  /** `info.description` (Markdown). */
+  description?: string;
+}

@@ -1,0 +1,35 @@
+/** `TerrenoAppOptions.mcp`: the options of the MCP endpoint. */
+import type { DiscoveryOptions } from "../tools/discovery/discoveryTools.js";
+import type { McpOAuthOptions } from "./resourceMetadata.js";
+
+export interface McpEndpointOptions {
+  /** Default `/mcp`. */
+  path?: string;
+  /** Set false to never mount the endpoint. Default true (mounted when a router opts in). */
+  enabled?: boolean;
+  /** Browser origins allowed to call the endpoint; requests without `Origin` are always allowed. */
+  allowedOrigins?: string[];
+  /** Server name reported to MCP clients. */
+  name?: string;
+  version?: string;
+  /**
+   * The endpoint's canonical URL, e.g. `https://api.example.com/mcp`: the `resource` of its
+   * OAuth Protected Resource Metadata and the audience OAuth access tokens must be issued for.
+   * Default: derived per request from its protocol and Host (`http://127.0.0.1:4000/mcp`);
+   * set it in production.
+   */
+  resourceUrl?: string;
+  /**
+   * The OAuth side of the endpoint's Protected Resource Metadata (RFC 9728), served at
+   * `/.well-known/oauth-protected-resource/mcp`: the authorization servers MCP clients may get
+   * tokens from, and the scopes they may ask for.
+   */
+  oauth?: McpOAuthOptions;
+  /**
+   * Discovery tools: `describe_models` (the models, fields and relationships the caller can
+   * reach, with a fuzzy `query`) and `whoami` (who the caller is). `true`, or options such as
+   * `{whoamiFields: ["name"]}` (the user fields whoami returns; default `["name"]`). Signed-in
+   * callers only; read-only. Default off.
+   */
+  discovery?: boolean | DiscoveryOptions;
+}
