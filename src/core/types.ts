@@ -2,7 +2,6 @@
  * Types shared by the transport-free CRUD core and its adapters (REST, MCP, AI SDK).
  * Nothing here may import Express, the MCP SDK or `ai`.
  */
-import type { Model } from "mongoose";
 import type { ErrorCode } from "./errors.js";
 
 export type CrudMethod = "list" | "read" | "create" | "update" | "delete";
@@ -153,5 +152,5 @@ export interface RateLimitWindow {
   duration: number;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: user model types vary; the core only reads schema metadata.
-export type AnyModel = Model<any>;
+/** Defined in src/schema (the layer below), where models are described. */
+export type { AnyModel } from "../schema/types.js";

@@ -3,10 +3,9 @@
  * Walks `schema.paths` directly; `schema.toJSONSchema()` loses too much (see stack notes).
  */
 import type { Schema } from "mongoose";
-import type { AnyModel } from "../core/types.js";
 import { describeSchemaFields } from "./describeFields.js";
 import { type SchemaLike, timestampNamesOf, versionKeyOf } from "./mongooseInternals.js";
-import type { FieldDescriptor, ModelDescription } from "./types.js";
+import type { AnyModel, FieldDescriptor, ModelDescription } from "./types.js";
 
 /** Indexes every real dotted path; array items share their array's path, so only their children are added. */
 function indexPaths(fields: Record<string, FieldDescriptor>, byPath: Map<string, FieldDescriptor>) {

@@ -3,6 +3,11 @@
  * read by every consumer: REST body validation, list-filter coercion, MCP/AI input and
  * output schemas, and the hidden-field rules.
  */
+import type { Model } from "mongoose";
+
+/** Any Mongoose model: user model types vary, and the framework only reads schema metadata. */
+// biome-ignore lint/suspicious/noExplicitAny: see above; `any` lives in this one named alias.
+export type AnyModel = Model<any>;
 
 export type FieldKind =
   | "string"
