@@ -14,15 +14,12 @@ import {
   tool,
 } from "ai";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
-import { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
-import { consoleLogger, type Logger, reportFailure } from "../core/logger.js";
-import { normalizeError } from "../core/normalizeError.js";
+import { consoleLogger, type Logger } from "../core/logger.js";
 import type { OperationObserver } from "../core/observe.js";
-import type { CrudMethod, PlainObject, RequestContext, User } from "../core/types.js";
+import type { CrudMethod, PlainObject, User } from "../core/types.js";
 import type { RateLimits } from "../ops/rateLimit.js";
-import { traceToolCall } from "../ops/telemetry.js";
-import { executeTool } from "../tools/executeTool.js";
+import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { toolsVisibleTo } from "../tools/visibleTools.js";
 import { errorOutput, type MCPToolOutput, toModelOutput } from "./toolOutput.js";
@@ -117,33 +114,45 @@ interface Reporting {
   rateLimits?: Pick<RateLimits, "consume">;
 }
 
-function run(
+/** The runner's options for this set, built once per reporting set (logger, observer, limits). */
+const runners = new WeakMap<Reporting, ToolRunnerOptions>();
+
+function runnerFor(reporting: Reporting): ToolRunnerOptions {
+  let runner = runners.get(reporting);
+  if (!runner) {
+    const { logger, observer, rateLimits } = reporting;
+    runner = {
+      surface: "ai",
+      logger,
+      ...(observer ? { observer } : {}),
+      // The same rule and points as /mcp (src/ops/rateLimit.ts): `{error}` rate_limited when spent.
+      ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "toolCall" as const } } : {}),
+    };
+    runners.set(reporting, runner);
+  }
+  return runner;
+}
+
+/**
+ * One call through the shared runner (src/tools/runToolCall.ts), its outcome as the AI SDK
+ * tool's output: the tool's `{data, ...}`, or `{error}`. A tool this set offers though the
+ * caller may not call it answers the verdict's own refusal (401/403), not "unknown".
+ */
+async function run(
   def: ToolDefinition,
   user: User | undefined,
   input: unknown,
   reporting: Reporting,
   callId?: string,
-) {
-  const { logger, observer, rateLimits } = reporting;
-  const ctx: RequestContext = {
+): Promise<MCPToolOutput> {
+  const outcome = await runToolCall(runnerFor(reporting), {
+    tool: def,
+    name: def.name,
+    args: input,
     user,
-    transport: "ai",
-    headers: {},
-    operation: def.name,
-    ...(observer ? { observer } : {}),
-  };
-  return traceToolCall({ surface: "ai", tool: def.name, callId }, async (trace) => {
-    try {
-      // The same rule and points as /mcp (src/ops/rateLimit.ts): `{error}` rate_limited when spent.
-      await rateLimits?.consume({ action: "toolCall", resource: def.resource, user });
-      return await executeTool(def, ctx, input);
-    } catch (error) {
-      const terrenoError = error instanceof TerrenoError ? error : normalizeError(error);
-      reportFailure(logger, terrenoError, { surface: "ai", operation: def.name });
-      trace.fail(terrenoError);
-      return errorOutput(terrenoError);
-    }
+    ...(callId ? { callId } : {}),
   });
+  return outcome.status === "done" ? outcome.output : errorOutput(outcome.error);
 }
 
 /**

@@ -333,7 +333,7 @@ export class TerrenoApp {
     for (const plugin of plugins) plugin.register?.(app, ctx);
     // POST /tools/<name>: the custom tools over REST (src/rest/customToolRoutes.ts).
     if (ctx.customTools) {
-      app.use(CUSTOM_TOOLS_PATH, customToolRouter(ctx.customTools, ctx.rateLimits));
+      app.use(CUSTOM_TOOLS_PATH, customToolRouter(ctx.customTools, ctx.rateLimits, ctx.observer));
     }
     for (const { path, router } of this.mounted) app.use(path, router);
 

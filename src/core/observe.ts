@@ -116,7 +116,7 @@ export async function observeWrite<T>(
  * check), so every write attempt is told once, whichever step refused it.
  */
 export async function observeRefusal(
-  resource: Resource,
+  resource: Resource | WriteTarget,
   ctx: RequestContext,
   action: WriteRecord["action"],
   known: { id?: unknown; body?: unknown },

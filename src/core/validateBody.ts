@@ -18,18 +18,21 @@ import type { SurfaceView } from "./viewTypes.js";
 /** What an adapter passes when the transport could not read a body (e.g. a non-JSON content type). */
 export const UNREADABLE_BODY: unique symbol = Symbol("terreno-mcp.unreadableBody");
 
+/** The 415 for a body the transport could not read. */
+export function unreadableBody(): TerrenoError {
+  return new TerrenoError(
+    "unsupported_media_type",
+    "Send the body as JSON (Content-Type: application/json).",
+  );
+}
+
 export function validateBody(
   view: SurfaceView,
   mode: "create" | "update",
   body: unknown,
   description: ModelDescription,
 ): PlainObject {
-  if (body === UNREADABLE_BODY) {
-    throw new TerrenoError(
-      "unsupported_media_type",
-      "Send the body as JSON (Content-Type: application/json).",
-    );
-  }
+  if (body === UNREADABLE_BODY) throw unreadableBody();
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw validationFailed("The body must be a JSON object.", { "(root)": "must be an object" });
   }

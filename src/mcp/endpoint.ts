@@ -94,6 +94,7 @@ export function mcpPlugin(
     { name: options.name ?? "terreno-mcp", version: options.version ?? "0.1.0" },
     logger,
     ctx.observer,
+    ctx.rateLimits?.enabled ? ctx.rateLimits : undefined,
   );
   const report = (operation: string) => (error: unknown) =>
     reportFailure(logger, normalizeError(error), { surface: "mcp", operation });
@@ -125,7 +126,15 @@ export function mcpPlugin(
           "Authentication is required: send Authorization: Bearer <token>.",
         );
       }
-      const caller: McpCaller = { user, headers: headerRecord(req) };
+      const caller: McpCaller = {
+        user,
+        headers: headerRecord(req),
+        ip: clientIp(req),
+        // A call refused with its own HTTP status (429) is counted under its error code.
+        onHttpRefusal: (error) => {
+          res.locals.terrenoErrorCode = error.code;
+        },
+      };
       // The SDK's Node adapter forwards `req.auth` to the server factory as `authInfo`.
       (req as Request & { auth?: unknown }).auth = {
         token: "",
@@ -202,34 +211,6 @@ export function mcpPlugin(
     next();
   };
 
-  // `tools/call` spends the caller's tool-call points (the app's rule in src/ops/rateLimit.ts,
-  // with the tool's router override) before the SDK runs it: 429 + Retry-After when none are left.
-  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
-  const limitToolCalls = (req: Request, res: Response, next: NextFunction) => {
-    const limits = ctx.rateLimits;
-    const message = req.body as { method?: unknown; id?: unknown; params?: { name?: unknown } };
-    if (!limits || message?.method !== "tools/call") return next();
-    const name = message.params?.name;
-    const caller = (req as Request & { auth?: { extra?: { caller?: McpCaller } } }).auth?.extra
-      ?.caller;
-    const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
-    limits
-      .consume({
-        action: "toolCall",
-        resource: typeof name === "string" ? toolsByName.get(name)?.resource : undefined,
-        user: caller?.user,
-        ip: clientIp(req),
-      })
-      .then(
-        () => next(),
-        (error: unknown) => {
-          const failure = normalizeError(error);
-          if (failure.status >= 500) report("rateLimit")(error);
-          jsonRpcError(res, failure, id);
-        },
-      );
-  };
-
   // Right after parsing, before any recursive walk of the body (hasProtoKey, the SDK's schema
   // parse, its adapter's JSON.stringify): too deep is a 400 -32600, never a stack overflow.
   const limitDepth = (req: Request, res: Response, next: NextFunction) => {
@@ -275,7 +256,6 @@ export function mcpPlugin(
         limitDepth,
         resolveCaller,
         checkEnvelope,
-        limitToolCalls,
         (req: Request, res: Response) => {
           void node(req, res, req.body);
         },

@@ -12,9 +12,18 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import type { TerrenoError } from "../core/errors.js";
+import type { McpCaller } from "./mcpServerFactory.js";
 import { armToolsListSlot, spliceToolsList } from "./toolsListReply.js";
 
 export type ServerFactory = (ctx: McpRequestContext) => Server;
+
+/** The JSON-RPC error the SDK wrote, under the refusal's own HTTP status and headers. */
+function withHttpRefusal(response: Response, refusal: TerrenoError): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(refusal.headers ?? {})) headers.set(name, value);
+  return new Response(response.body, { status: refusal.status, headers });
+}
 
 export function createDualEraHandler(factory: ServerFactory, onerror?: (error: Error) => void) {
   // The default responseMode, "auto", answers with one JSON body unless a handler emits a
@@ -27,7 +36,9 @@ export function createDualEraHandler(factory: ServerFactory, onerror?: (error: E
     // tools/list replies carry the catalog serialized once (toolsListReply.ts).
     const slot = armToolsListSlot(options?.parsedBody, options?.authInfo);
     const response = await dispatch(request, options);
-    return slot ? spliceToolsList(response, slot) : response;
+    if (slot) return spliceToolsList(response, slot);
+    const refusal = (options?.authInfo?.extra?.caller as McpCaller | undefined)?.httpRefusal;
+    return refusal ? withHttpRefusal(response, refusal) : response;
   }
 
   async function dispatch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {

@@ -11,23 +11,33 @@ import {
   Server,
   type Tool,
 } from "@modelcontextprotocol/server";
-import { TerrenoError } from "../core/errors.js";
+import type { TerrenoError } from "../core/errors.js";
 import { type Logger, reportFailure } from "../core/logger.js";
-import { normalizeError } from "../core/normalizeError.js";
 import type { OperationObserver } from "../core/observe.js";
-import type { RequestContext, User } from "../core/types.js";
-import { type ToolCallTrace, traceToolCall } from "../ops/telemetry.js";
-import { executeTool } from "../tools/executeTool.js";
+import type { User } from "../core/types.js";
+import type { RateLimits } from "../ops/rateLimit.js";
+import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
-import { canSeeTool, createToolCatalog } from "../tools/visibleTools.js";
+import { asTerrenoError, unknownTool } from "../tools/toolErrors.js";
+import { createToolCatalog } from "../tools/visibleTools.js";
 import { errorResult, protocolError, successResult } from "./toolResult.js";
 import { catalogReply, toolsListResult } from "./toolsListReply.js";
 
 export interface McpCaller {
   user?: User;
   headers: Readonly<Record<string, string | undefined>>;
+  /** The client address, for the rate limits. */
+  ip?: string;
   /** Set when the caller could not be resolved (the database is down): every call fails with it. */
   failure?: TerrenoError;
+  /**
+   * Set by `tools/call` when the runner refused the call for a reason HTTP states itself
+   * (429 + Retry-After): the endpoint answers with this status and these headers
+   * (httpHandler.ts), around the JSON-RPC error.
+   */
+  httpRefusal?: TerrenoError;
+  /** Told when `httpRefusal` is set (the endpoint records the error code for telemetry). */
+  onHttpRefusal?: (error: TerrenoError) => void;
 }
 
 export interface ServerInfo {
@@ -47,22 +57,14 @@ export function wireTool(tool: ToolDefinition): Tool {
   };
 }
 
-/** The answer to a tool that does not exist, or that this caller does not see: the same. */
-function unknownTool(name: string): Error {
-  return protocolError(
-    new TerrenoError(
-      "unknown_tool",
-      `Unknown tool: ${name}. Call tools/list for the available tools.`,
-    ),
-  );
-}
-
 export function createServerFactory(
   tools: readonly ToolDefinition[],
   info: ServerInfo,
   logger: Logger,
   /** Told about every write (TerrenoApp's audit observer). */
   observer?: OperationObserver,
+  /** The app's rate limits: every `tools/call` spends the caller's tool-call points. */
+  rateLimits?: Pick<RateLimits, "consume">,
 ) {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // What `tools/list` answers, built once per distinct set of visible tools (visibleTools.ts)
@@ -70,39 +72,40 @@ export function createServerFactory(
   const listFor = createToolCatalog(tools, (visible) =>
     catalogReply({ tools: visible.map(wireTool) }),
   );
+  const runner: ToolRunnerOptions = {
+    surface: "mcp",
+    logger,
+    ...(observer ? { observer } : {}),
+    ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "toolCall" as const } } : {}),
+  };
 
   /** A failure outside any one tool (e.g. a permission check threw while listing), reported. */
   function protocolFailure(error: unknown, operation: string): Error {
-    const terrenoError = error instanceof TerrenoError ? error : normalizeError(error);
+    const terrenoError = asTerrenoError(error);
     reportFailure(logger, terrenoError, { surface: "mcp", operation });
     return protocolError(terrenoError);
   }
 
-  function fail(tool: ToolDefinition, error: unknown, trace?: ToolCallTrace): CallToolResult {
-    const terrenoError = error instanceof TerrenoError ? error : normalizeError(error);
-    reportFailure(logger, terrenoError, { surface: "mcp", operation: tool.name });
-    trace?.fail(terrenoError);
-    return errorResult(terrenoError);
-  }
-
-  async function callTool(
-    tool: ToolDefinition,
-    caller: McpCaller,
-    args: unknown,
-    trace: ToolCallTrace,
-  ): Promise<CallToolResult> {
-    const ctx: RequestContext = {
+  /** The runner's outcome in MCP's shape: a result, an `isError` result, or a JSON-RPC error. */
+  async function callTool(caller: McpCaller, name: string, args: unknown): Promise<CallToolResult> {
+    const outcome = await runToolCall(runner, {
+      tool: byName.get(name),
+      name,
+      args,
       user: caller.user,
-      transport: "mcp",
       headers: caller.headers,
-      operation: tool.name,
-      ...(observer ? { observer } : {}),
-    };
-    try {
-      return successResult(await executeTool(tool, ctx, args));
-    } catch (error) {
-      return fail(tool, error, trace);
+      ...(caller.ip ? { ip: caller.ip } : {}),
+      ...(caller.failure ? { failure: caller.failure } : {}),
+    });
+    if (outcome.status === "done") return successResult(outcome.output);
+    // A tool this caller does not see answers exactly as a tool that does not exist.
+    if (outcome.status === "unseen") throw protocolError(unknownTool(name));
+    if (outcome.error.code === "rate_limited") {
+      caller.httpRefusal = outcome.error;
+      caller.onHttpRefusal?.(outcome.error);
+      throw protocolError(outcome.error);
     }
+    return errorResult(outcome.error);
   }
 
   return (ctx: McpRequestContext): Server => {
@@ -116,31 +119,9 @@ export function createServerFactory(
         throw protocolFailure(error, "tools/list");
       }
     });
-    server.setRequestHandler("tools/call", async (request) => {
-      const { name } = request.params;
-      const tool = byName.get(name);
-      if (!tool) throw unknownTool(name);
-      const { failure } = caller;
-      // An unresolved caller (database down) gets the documented outage result, not a guess.
-      if (failure) {
-        return traceToolCall({ surface: "mcp", tool: tool.name }, async (trace) =>
-          fail(tool, failure, trace),
-        );
-      }
-      let visible: boolean;
-      try {
-        visible = await canSeeTool(tool, caller.user);
-      } catch (error) {
-        return traceToolCall({ surface: "mcp", tool: tool.name }, async (trace) =>
-          fail(tool, error, trace),
-        );
-      }
-      // A tool this caller does not see answers exactly as a tool that does not exist.
-      if (!visible) throw unknownTool(name);
-      return traceToolCall({ surface: "mcp", tool: tool.name }, (trace) =>
-        callTool(tool, caller, request.params.arguments, trace),
-      );
-    });
+    server.setRequestHandler("tools/call", (request) =>
+      callTool(caller, request.params.name, request.params.arguments),
+    );
     return server;
   };
 }

@@ -4,33 +4,25 @@
  * returns as `structuredContent` (`{data: <the handler's result>}`, checked against the
  * tool's output schema). TerrenoApp mounts it only when the app has custom tools.
  *
- * The same rules as on /mcp: a tool the caller does not see (src/tools/visibleTools.ts)
- * answers exactly as an unknown name (404 `unknown_tool`; 401 to an anonymous caller), and
- * is looked at before the body, so its arguments reveal nothing. Rate limits: a call spends
- * the caller's REST write points (as model actions do) unless the tool is annotated
- * `readOnlyHint: true`. Failures leave through the app's one error middleware.
+ * The call goes through the one tool-call runner (src/tools/runToolCall.ts), so the rules are
+ * /mcp's: a tool the caller does not see answers exactly as an unknown name (404
+ * `unknown_tool`; 401 to an anonymous caller), judged before the body, so its arguments
+ * reveal nothing. Rate limits: a call spends the caller's REST write points (as model actions
+ * do) unless the tool does not write (`isWrite`). Failures leave through the app's one error
+ * middleware.
  */
 import express, { type Request, type Response, type Router } from "express";
-import { TerrenoError, unauthenticated } from "../core/errors.js";
-import { isWrite } from "../core/isWrite.js";
+import { unauthenticated } from "../core/errors.js";
+import type { OperationObserver } from "../core/observe.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
 import { clientIp, type RateLimits } from "../ops/rateLimit.js";
-import { executeTool } from "../tools/executeTool.js";
-import { MAX_TOOL_NAME_LENGTH } from "../tools/naming.js";
+import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
-import { canSeeTool } from "../tools/visibleTools.js";
+import { unknownTool } from "../tools/toolErrors.js";
 import { restContext } from "./requestContext.js";
 
 /** Where TerrenoApp mounts the custom tools' routes. */
 export const CUSTOM_TOOLS_PATH = "/tools";
-
-/** The same answer `tools/call` gives for a name it does not know. */
-function unknownTool(name: string): TerrenoError {
-  return new TerrenoError(
-    "unknown_tool",
-    `Unknown tool: ${name.slice(0, MAX_TOOL_NAME_LENGTH)}. Call tools/list for the available tools.`,
-  );
-}
 
 /** A body the JSON parser skipped (another content type) is a 415, as on the model routes. */
 function bodyOf(req: Request): unknown {
@@ -43,27 +35,31 @@ function bodyOf(req: Request): unknown {
 export function customToolRouter(
   tools: readonly ToolDefinition[],
   rateLimits: Pick<RateLimits, "consume"> | undefined,
+  observer?: OperationObserver,
 ): Router {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const options: ToolRunnerOptions = {
+    surface: "rest",
+    ...(observer ? { observer } : {}),
+    ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "write" as const } } : {}),
+  };
   const router = express.Router();
   router.post("/:name", async (req: Request, res: Response) => {
     const { name } = req.params as { name: string };
-    const ctx = restContext(req);
-    const tool = byName.get(name);
-    if (!tool || !(await canSeeTool(tool, ctx.user))) {
-      throw ctx.user ? unknownTool(name) : unauthenticated();
-    }
-    if (isWrite(tool)) {
-      await rateLimits?.consume({ action: "write", user: ctx.user, ip: clientIp(req) });
-    }
-    const body = bodyOf(req);
-    if (body === UNREADABLE_BODY) {
-      throw new TerrenoError(
-        "unsupported_media_type",
-        "Send the body as JSON (Content-Type: application/json).",
-      );
-    }
-    res.json(await executeTool(tool, ctx, body));
+    const { user, headers, operation } = restContext(req);
+    const outcome = await runToolCall(options, {
+      tool: byName.get(name),
+      name,
+      args: bodyOf(req),
+      user,
+      headers,
+      raw: req,
+      ...(operation ? { operation } : {}),
+      ip: clientIp(req),
+    });
+    if (outcome.status === "unseen") throw user ? unknownTool(name) : unauthenticated();
+    if (outcome.status === "failed") throw outcome.error;
+    res.json(outcome.output);
   });
   return router;
 }

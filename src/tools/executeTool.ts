@@ -1,21 +1,20 @@
 /**
- * Runs a tool for a caller: check the call's parameters, then call the same core operation
- * REST uses. Bodies are validated once, by the core. Shared by the MCP endpoint and the AI
- * SDK adapter.
+ * The execute step of a tool call (src/tools/runToolCall.ts runs it, after the verdict and
+ * the rate limit): check the call's parameters, then call the same core operation REST uses.
+ * Each input is validated once: list, read and delete parameters and a discovery tool's input
+ * here (the tool's compiled validator), before any operation runs; create and update bodies
+ * by the core, against the view schema the tool advertises; an action's or custom tool's
+ * input by the core, with its zod schema.
  */
-import {
-  type FieldErrors,
-  TerrenoError,
-  unauthenticated,
-  validationFailed,
-} from "../core/errors.js";
+import { type FieldErrors, type TerrenoError, validationFailed } from "../core/errors.js";
 import { create, list, read, remove, runOperation, update } from "../core/index.js";
 import { assertNoForbiddenKeys } from "../core/inputSafety.js";
 import { isWrite } from "../core/isWrite.js";
 import { observeRefusal } from "../core/observe.js";
+import { CUSTOM_TOOL_TARGET } from "../core/operations/customTool.js";
 import type { PlainObject, RequestContext } from "../core/types.js";
+import { UNREADABLE_BODY, unreadableBody } from "../core/validateBody.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
-import { canSeeTool } from "./visibleTools.js";
 
 export type ToolOutput = PlainObject;
 
@@ -25,6 +24,8 @@ export function invalidArguments(toolName: string, fields: FieldErrors): Terreno
 }
 
 function argumentsOf(tool: ToolDefinition, args: unknown): PlainObject {
+  // REST's custom-tool route passes the core's marker for a body it could not read (415).
+  if (args === UNREADABLE_BODY) throw unreadableBody();
   if (args === undefined || args === null) return {};
   if (typeof args !== "object" || Array.isArray(args)) {
     throw invalidArguments(tool.name, { "(root)": "must be an object" });
@@ -40,20 +41,33 @@ function checkArguments(tool: ToolDefinition, args: unknown): PlainObject {
   return input;
 }
 
-/** A write tool refused on its arguments is still a write attempt: the observer hears of it once. */
-async function reportRefusedWrite(
+/**
+ * A write tool refused before it reached its operation (by the verdict, or on its
+ * arguments) is still a write attempt: the observer hears of it once, as the operation
+ * would have told it.
+ */
+export async function reportRefusedWrite(
   tool: ToolDefinition,
   ctx: RequestContext,
   args: unknown,
   error: unknown,
-) {
-  if (tool.kind === "handler" || !isWrite(tool)) return;
-  const { id, ...body } =
+): Promise<void> {
+  if (!isWrite(tool)) return;
+  const object =
     typeof args === "object" && args !== null && !Array.isArray(args) ? (args as PlainObject) : {};
-  const known = tool.method === "create" ? { body: args } : { id, body };
-  await observeRefusal(tool.resource, ctx, tool.method, known, error);
+  const { id, ...body } = object;
+  if (tool.kind !== "handler") {
+    const known = tool.method === "create" ? { body: args } : { id, body };
+    await observeRefusal(tool.resource, ctx, tool.method, known, error);
+  } else if (tool.action && tool.resource) {
+    const known = tool.action.scope === "instance" ? { id, body } : { body: args };
+    await observeRefusal(tool.resource, ctx, tool.action.name, known, error);
+  } else if (tool.custom) {
+    await observeRefusal(CUSTOM_TOOL_TARGET, ctx, tool.name, { body: args }, error);
+  }
 }
 
+/** Validates the arguments and runs the tool's operation for `ctx`'s caller. */
 export function executeTool(
   tool: ToolDefinition,
   ctx: RequestContext,
@@ -67,18 +81,7 @@ export function executeTool(
       await reportRefusedWrite(tool, ctx, args, error);
       throw error;
     }
-    if (tool.kind === "handler") {
-      // Resource tools are judged by the core's authorize step; handler tools by the same
-      // visibility rule that lists them, here too, so no adapter can call one it may not see.
-      if (!(await canSeeTool(tool, ctx.user))) {
-        if (!ctx.user) throw unauthenticated();
-        throw new TerrenoError(
-          "unknown_tool",
-          `Unknown tool: ${tool.name}. Call tools/list for the available tools.`,
-        );
-      }
-      return tool.handler(input, ctx);
-    }
+    if (tool.kind === "handler") return tool.handler(input, ctx);
     const { resource } = tool;
     switch (tool.method) {
       case "list": {

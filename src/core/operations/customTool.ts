@@ -15,7 +15,7 @@ import { parseInput, shapeResult } from "./action.js";
 export const CUSTOM_TOOL_MODEL = "tool";
 
 /** A custom tool's writes are reported by the top-level keys of its input. */
-const CUSTOM_TOOL_TARGET: WriteTarget = {
+export const CUSTOM_TOOL_TARGET: WriteTarget = {
   model: CUSTOM_TOOL_MODEL,
   fields: (input) =>
     typeof input === "object" && input !== null && !Array.isArray(input)
