@@ -9,7 +9,7 @@ import { after, before, describe, test } from "node:test";
 import type { ModelMessage } from "ai";
 import request from "supertest";
 import { z } from "zod";
-import { getMCPTools } from "../../src/ai/getMCPTools.js";
+import { getMCPTools, mcpToolApproval } from "../../src/ai/getMCPTools.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { isWrite } from "../../src/core/isWrite.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
@@ -126,7 +126,7 @@ describe("one verdict per tool call", () => {
         const output = (await execute(args, {
           toolCallId: tool,
           messages: [] as ModelMessage[],
-          experimental_context: caller,
+          context: caller,
         })) as { error?: unknown };
         assert.equal(output.error, undefined, `${tool}: ${JSON.stringify(output)}`);
       });
@@ -169,6 +169,7 @@ describe("one isWrite for every consumer", () => {
 
   test("annotations, approvals and a read-only token's view agree with isWrite", async () => {
     const gated = getMCPTools({ app, requireApproval: true });
+    const approval = mcpToolApproval(getMCPTools({ app })) as Record<string, unknown>;
     assert.ok(app.toolDefinitions.some((def) => isWrite(def)));
     assert.ok(app.toolDefinitions.some((def) => !isWrite(def)));
     for (const def of app.toolDefinitions) {
@@ -176,6 +177,7 @@ describe("one isWrite for every consumer", () => {
       assert.equal(def.annotations.readOnlyHint === true, !write, `${def.name}: annotations`);
       assert.equal(def.access.write, write, `${def.name}: the verdict's rule`);
       assert.equal(Boolean(gated[def.name]?.needsApproval), write, `${def.name}: approval`);
+      assert.equal(approval[def.name] === "user-approval", write, `${def.name}: toolApproval`);
       if (await canSeeTool(def, session)) {
         assert.equal(await canSeeTool(def, reader), !write, `${def.name}: read-only token`);
       }
