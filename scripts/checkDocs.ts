@@ -2,7 +2,9 @@
  * `npm run test:docs`: type-checks every ```ts / ```tsx block of README.md and docs/ against the
  * built package, as an app would import it (`terreno-mcp` links to this repository, so its
  * package.json `exports` point at dist/). Names the guides use without declaring them come from
- * docs/fixtures.ts. It also checks that relative links and their #anchors lead somewhere. Prints `file.md:line:col` for each failure and exits 1 if there is any.
+ * docs/fixtures.ts. It also checks that relative links and their #anchors lead somewhere, and
+ * that README.md stays a landing page (at most 250 lines). Prints `file.md:line:col` for each
+ * failure and exits 1 if there is any.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -15,6 +17,7 @@ import {
   type MarkerProblem,
 } from "./docsBlocks.js";
 
+const README_MAX_LINES = 250;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 function markdownFiles(): string[] {
@@ -49,6 +52,15 @@ function main(): number {
     problems.push(...found.problems);
   }
   problems.push(...checkLinks(files, (target) => fs.existsSync(path.join(root, target))));
+  // The README is the landing page; the guides in docs/ hold the rest (issue #21).
+  const readmeLines = files.find((f) => f.file === "README.md")?.markdown.split("\n").length ?? 0;
+  if (readmeLines > README_MAX_LINES) {
+    problems.push({
+      file: "README.md",
+      line: readmeLines,
+      message: `is ${readmeLines} lines; keep it to ${README_MAX_LINES} and move detail into docs/`,
+    });
+  }
   const fixtures = "docs/fixtures.ts";
   const diagnostics = checkBlocks({
     dir: path.join(root, ".cache", "docs-check"),
