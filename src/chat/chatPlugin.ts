@@ -20,6 +20,7 @@
  * (`POST /chat`), chatTools.ts (tools and approval), chatStore.ts (conversations and messages in
  * MongoDB), chatRoutes.ts (the REST routes), chatTelemetry.ts, chatAuth.ts (middlewares).
  */
+import { randomBytes } from "node:crypto";
 import type { LanguageModel } from "ai";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
 import type { TerrenoPlugin } from "../app/types.js";
@@ -57,6 +58,14 @@ export interface ChatPluginOptions {
    * `"none"` no approval at all (choose it explicitly).
    */
   approval?: ChatApproval;
+  /**
+   * The key that signs each approval request (AI SDK 7 `experimental_toolApprovalSecret`, HMAC):
+   * an approval the client sends back runs a tool only if this server issued its request, for
+   * that tool, call id and input. At least 32 random bytes, the same on every instance. Default:
+   * random per process, so approvals pending across a restart (or on another instance) are
+   * refused.
+   */
+  approvalSecret?: string | Uint8Array;
   /** Store conversations and messages. Default true. */
   persist?: boolean;
   /** Replace emails, phone numbers and card numbers with placeholders for the model. Default false. */
@@ -89,6 +98,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
     systemPrompt: typeof system === "function" ? system : () => system,
     maxSteps: options.maxSteps ?? 5,
     approval,
+    approvalSecret: options.approvalSecret ?? randomBytes(32),
     persist,
     redactPII: Boolean(options.redactPII),
     // Built once per plugin, not per request.

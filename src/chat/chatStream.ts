@@ -1,5 +1,5 @@
 /**
- * `POST /chat`: one turn of a conversation as an AI SDK 6 UI message stream. It stores the
+ * `POST /chat`: one turn of a conversation as an AI SDK 7 UI message stream. It stores the
  * user's message, runs the model with the caller's tools (chatTools.ts), streams the answer,
  * stores the assistant's message when the stream ends and records one telemetry row.
  */
@@ -9,7 +9,9 @@ import {
   isStepCount,
   type LanguageModel,
   type ModelMessage,
+  pipeUIMessageStreamToResponse,
   streamText,
+  toUIMessageStream,
 } from "ai";
 import type { Response } from "express";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
@@ -31,6 +33,11 @@ export interface ChatStreamSettings {
   systemPrompt: () => string;
   maxSteps: number;
   approval: ChatApproval;
+  /**
+   * Signs every approval request the server issues (AI SDK 7 `experimental_toolApprovalSecret`):
+   * an approval the client sends back runs a tool only if this server signed its request.
+   */
+  approvalSecret: string | Uint8Array;
   persist: boolean;
   redactPII: boolean;
   docsTool?: ChatToolsOptions["docsTool"];
@@ -55,7 +62,7 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
     const redactor = settings.redactPII ? new Redactor() : undefined;
     /** Tool calls run in this request (including approved ones from the history), by call id. */
     const executed = new Map<string, string>();
-    const tools = await chatTools({
+    const { tools, toolApproval } = await chatTools({
       app: terreno,
       approval: settings.approval,
       docsTool: settings.docsTool,
@@ -90,9 +97,14 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
 
     const result = streamText({
       model,
-      system: settings.systemPrompt(),
+      instructions: settings.systemPrompt(),
       messages,
       tools,
+      // Gated writes stop at a signed tool-approval-request. On the next turn the AI SDK runs
+      // one only for an approval whose request this server signed, for the same tool, call id
+      // and input, and asks toolApproval again.
+      toolApproval,
+      experimental_toolApprovalSecret: settings.approvalSecret,
       stopWhen: isStepCount(settings.maxSteps),
       abortSignal: abort.signal,
       // The model sees placeholders for PII; the stream to the user has the real values back.
@@ -104,10 +116,10 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
             experimental_transform: restoreTransform(redactor),
           }
         : {}),
-      onFinish: ({ totalUsage, steps }) => {
+      onEnd: ({ usage, steps }) => {
         record({
-          inputTokens: totalUsage.inputTokens ?? 0,
-          outputTokens: totalUsage.outputTokens ?? 0,
+          inputTokens: usage.inputTokens ?? 0,
+          outputTokens: usage.outputTokens ?? 0,
           steps: steps.length,
           toolCalls: toolCallNames(executed, steps),
           success: true,
@@ -132,17 +144,18 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       },
     });
 
-    result.pipeUIMessageStreamToResponse(res, {
+    const stream = toUIMessageStream({
+      stream: result.stream,
+      tools,
       originalMessages: body.messages,
       generateMessageId: randomUUID,
       // Where a client finds the id to send as `conversationId` next turn: useTerrenoChat reads
       // the header; a page on plain useChat can read the assistant message's metadata.
-      ...(conversationId ? { headers: { "X-Conversation-Id": conversationId } } : {}),
       messageMetadata: ({ part }) =>
         part.type === "start" && conversationId ? { conversationId } : undefined,
       // The client gets a generic text; the error itself goes to the log (streamText's onError).
       onError: () => "The assistant failed; please try again.",
-      onFinish: async ({ responseMessage }) => {
+      onEnd: async ({ responseMessage }) => {
         if (!persist || !conversationId) return;
         try {
           await saveMessage(user, conversationId, responseMessage);
@@ -150,6 +163,11 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
           terreno.logger.error({ err: error }, "chat: could not store the assistant message");
         }
       },
+    });
+    void pipeUIMessageStreamToResponse({
+      response: res,
+      stream,
+      ...(conversationId ? { headers: { "X-Conversation-Id": conversationId } } : {}),
     });
   };
 }

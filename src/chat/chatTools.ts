@@ -1,6 +1,7 @@
 /**
  * The tools one chat request offers the model: the caller's own MCP tools (getMCPTools: the
- * permissions and hidden fields of /mcp), each gated by the approval mode, plus `search_docs`.
+ * permissions and hidden fields of /mcp), plus `search_docs`, and AI SDK 7's call-level
+ * `toolApproval` that holds the gated ones for the user's approval.
  */
 import type { Tool, ToolSet } from "ai";
 import { getMCPToolsAsync } from "../ai/getMCPTools.js";
@@ -51,11 +52,18 @@ export interface ChatToolsOptions {
   executed: Map<string, string>;
 }
 
-export async function chatTools(options: ChatToolsOptions): Promise<ToolSet> {
+/** What streamText gets: the tools, and `toolApproval` naming the ones that wait for the user. */
+export interface ChatToolSet {
+  tools: ToolSet;
+  toolApproval: Record<string, "user-approval">;
+}
+
+export async function chatTools(options: ChatToolsOptions): Promise<ChatToolSet> {
   const { app, approval, docsTool, user, conversationKey, redactor, executed } = options;
   const base = await getMCPToolsAsync({ app, user });
   const definitions = new Map(app.toolDefinitions.map((def) => [def.name, def]));
   const tools: ToolSet = {};
+  const toolApproval: Record<string, "user-approval"> = {};
   for (const [name, original] of Object.entries(base)) {
     const gated = needsApproval(
       approval,
@@ -65,9 +73,9 @@ export async function chatTools(options: ChatToolsOptions): Promise<ToolSet> {
     );
     const execute = original.execute;
     if (!execute) continue;
+    if (gated) toolApproval[name] = "user-approval";
     tools[name] = {
       ...original,
-      needsApproval: gated,
       execute: async (input: unknown, callOptions: ToolCallOptions) => {
         const realInput = redactor ? redactor.restoreDeep(input) : input;
         if (gated) {
@@ -95,5 +103,5 @@ export async function chatTools(options: ChatToolsOptions): Promise<ToolSet> {
       },
     } as Tool;
   }
-  return tools;
+  return { tools, toolApproval };
 }

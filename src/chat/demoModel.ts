@@ -1,5 +1,5 @@
 /**
- * createDemoModel(): an offline, rule-based AI SDK `LanguageModelV3` for demos and tests. It is
+ * createDemoModel(): an offline, rule-based AI SDK `LanguageModelV4` for demos and tests. It is
  * not an LLM: it understands a handful of phrasings and answers with real tool calls:
  *
  * - "add a todo to buy milk tomorrow" → `todos_create {title, dueDate}`;
@@ -14,12 +14,12 @@
  */
 import { randomUUID } from "node:crypto";
 import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3Content,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3StreamPart,
-  LanguageModelV3Usage,
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import type { PlainObject } from "../core/types.js";
 import { parseIntent } from "./demoIntent.js";
@@ -59,7 +59,7 @@ function helpText(prefix: string, hasDocs: boolean): string {
 
 type Reply = { calls: Array<[string, PlainObject]> } | { text: string };
 
-function usageOf(inputChars: number, outputChars: number): LanguageModelV3Usage {
+function usageOf(inputChars: number, outputChars: number): LanguageModelV4Usage {
   const input = Math.max(1, Math.ceil(inputChars / 4));
   const output = Math.max(1, Math.ceil(outputChars / 4));
   return {
@@ -69,10 +69,10 @@ function usageOf(inputChars: number, outputChars: number): LanguageModelV3Usage 
 }
 
 /** An offline, rule-based demo model: answers a few phrasings with real tool calls. */
-export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3 {
+export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV4 {
   const now = options.now ?? (() => new Date());
 
-  function decide(call: LanguageModelV3CallOptions): Reply {
+  function decide(call: LanguageModelV4CallOptions): Reply {
     const names = new Set(
       (call.tools ?? []).filter((t) => t.type === "function").map((t) => t.name),
     );
@@ -179,7 +179,7 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3
     return { text: "Done." };
   }
 
-  function contentOf(reply: Reply): LanguageModelV3Content[] {
+  function contentOf(reply: Reply): LanguageModelV4Content[] {
     if ("text" in reply) return [{ type: "text", text: reply.text }];
     return reply.calls.map(([toolName, input]) => ({
       type: "tool-call",
@@ -189,7 +189,7 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3
     }));
   }
 
-  function generate(call: LanguageModelV3CallOptions): LanguageModelV3GenerateResult {
+  function generate(call: LanguageModelV4CallOptions): LanguageModelV4GenerateResult {
     const reply = decide(call);
     const content = contentOf(reply);
     const outputChars = "text" in reply ? reply.text.length : JSON.stringify(reply.calls).length;
@@ -206,7 +206,7 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3
   }
 
   return {
-    specificationVersion: "v3",
+    specificationVersion: "v4",
     provider: "terreno",
     modelId: DEMO_MODEL_ID,
     supportedUrls: {},
@@ -215,7 +215,7 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3
     },
     async doStream(call) {
       const result = generate(call);
-      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
       parts.push({ type: "response-metadata", ...result.response });
       for (const item of result.content) {
         if (item.type === "text") {
@@ -231,7 +231,7 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3
         }
       }
       parts.push({ type: "finish", finishReason: result.finishReason, usage: result.usage });
-      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
         start(controller) {
           for (const part of parts) controller.enqueue(part);
           controller.close();

@@ -2,7 +2,7 @@
  * What the demo model reads from a prompt: the last user text, and the tool results that came
  * after it (those are what the model answers next: a follow-up call or a summary).
  */
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type { PlainObject } from "../core/types.js";
 
 export interface ToolResult {
@@ -24,7 +24,7 @@ function textOfUser(content: unknown): string {
 }
 
 /** The last user text and the tool results that followed it. */
-export function readPrompt(options: LanguageModelV3CallOptions): {
+export function readPrompt(options: LanguageModelV4CallOptions): {
   text: string;
   results: ToolResult[];
 } {

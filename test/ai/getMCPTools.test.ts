@@ -10,7 +10,7 @@ import {
   streamText,
   type ToolSet,
 } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import {
   getMCPTools,
   type MCPToolContext,
@@ -29,11 +29,11 @@ import { foodOptions, hookCalls, JWT_SECRET, todoOptions } from "../helpers/rest
 
 useTestDatabase("ai_tools");
 
-// ---- A scripted MockLanguageModelV3 -------------------------------------------------------
+// ---- A scripted MockLanguageModelV4 -------------------------------------------------------
 
-type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
-type StreamResult = Awaited<ReturnType<MockLanguageModelV3["doStream"]>>;
+type CallOptions = Parameters<MockLanguageModelV4["doGenerate"]>[0];
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
+type StreamResult = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>;
 type Content = GenerateResult["content"];
 type Prompt = CallOptions["prompt"];
 /** One model turn: tool calls `[name, input]`, or a final text. */
@@ -70,9 +70,9 @@ function lastToolOutputs(prompt: Prompt): Array<{ type: string; value: unknown }
 }
 
 /** A generating model: each call runs the next script step on the prompt it received. */
-function generatingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageModelV3 {
+function generatingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageModelV4 {
   let step = 0;
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doGenerate: async (options: CallOptions): Promise<GenerateResult> => {
       const next = script[step++];
       if (!next) throw new Error(`the model was called more often than scripted (${step})`);
@@ -83,9 +83,9 @@ function generatingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageM
 }
 
 /** The same script as a streaming model (`simulateReadableStream` of V3 stream parts). */
-function streamingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageModelV3 {
+function streamingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageModelV4 {
   let step = 0;
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doStream: async (options: CallOptions): Promise<StreamResult> => {
       const next = script[step++];
       if (!next) throw new Error(`the model was called more often than scripted (${step})`);

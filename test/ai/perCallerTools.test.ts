@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { generateText, isStepCount, type ModelMessage, type ToolSet } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { getMCPTools, getMCPToolsAsync } from "../../src/ai/index.js";
 import type { User as Caller } from "../../src/core/types.js";
 import { signUp } from "../helpers/auth.js";
@@ -21,7 +21,7 @@ const names = (tools: ToolSet) => Object.keys(tools).sort();
 /** A model that calls `toolName` once, then answers. */
 function callingModel(toolName: string, input: unknown) {
   let step = 0;
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doGenerate: async () => {
       step += 1;
       const usage = {

@@ -42,9 +42,9 @@ describe("demo model", () => {
     caller = toUser(doc);
   });
 
-  test("is an offline v3 model that says so", async () => {
+  test("is an offline v4 (AI SDK 7) model that says so", async () => {
     const model = createDemoModel();
-    assert.equal(model.specificationVersion, "v3");
+    assert.equal(model.specificationVersion, "v4");
     assert.equal(model.modelId, "terreno-demo");
     const result = await generateText({ model, prompt: "tell me a joke" });
     assert.match(result.text, /offline demo/);

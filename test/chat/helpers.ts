@@ -2,8 +2,8 @@
  * Shared pieces of the chat suites: a scripted mock model, the app, SSE parsing, and the stored
  * assistant message with its approval answered the way useChat sends it back.
  */
-import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import type { Express } from "express";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
@@ -23,7 +23,7 @@ export const USAGE = {
 export type Step = { tools: Array<[string, Record<string, unknown>]> } | { text: string[] };
 
 function streamOf(step: Step, index: number) {
-  const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+  const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
   if ("tools" in step) {
     step.tools.forEach(([toolName, input], i) => {
       parts.push({
@@ -48,10 +48,10 @@ function streamOf(step: Step, index: number) {
 }
 
 /** A mock model replying with `steps` in order, then "ok." forever. */
-export function scriptedModel(steps: Step[] = []): MockLanguageModelV3 {
+export function scriptedModel(steps: Step[] = []): MockLanguageModelV4 {
   const queue = [...steps];
   let index = 0;
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     modelId: "mock-chat",
     doStream: async () => {
       index += 1;

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { before, describe, test } from "node:test";
-import type { LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
+import type { LanguageModelV4Prompt, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import type { Express } from "express";
 import request from "supertest";
 import { createExampleApp } from "../../example-backend/app.js";
@@ -204,19 +204,19 @@ describe("example chat", () => {
      * A model that obeys whatever it reads: once a tool result says to delete all todos, it
      * deletes the caller's todo (whose id the test hands it, as an earlier todos_list would).
      */
-    function obedientModel(todoId: string): MockLanguageModelV3 {
-      const said = (prompt: LanguageModelV3Prompt) =>
+    function obedientModel(todoId: string): MockLanguageModelV4 {
+      const said = (prompt: LanguageModelV4Prompt) =>
         prompt.some(
           (message) =>
             message.role === "tool" && JSON.stringify(message.content).includes(INJECTION),
         );
-      const stream = (parts: LanguageModelV3StreamPart[]) => ({
-        stream: convertArrayToReadableStream<LanguageModelV3StreamPart>([
+      const stream = (parts: LanguageModelV4StreamPart[]) => ({
+        stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
           { type: "stream-start", warnings: [] },
           ...parts,
         ]),
       });
-      const call = (toolName: string, input: PlainObject): LanguageModelV3StreamPart[] => [
+      const call = (toolName: string, input: PlainObject): LanguageModelV4StreamPart[] => [
         {
           type: "tool-call",
           toolCallId: `call-${toolName}`,
@@ -229,7 +229,7 @@ describe("example chat", () => {
           usage: USAGE,
         },
       ];
-      return new MockLanguageModelV3({
+      return new MockLanguageModelV4({
         doStream: async ({ prompt }) =>
           said(prompt)
             ? stream(call("todos_delete", { id: todoId }))

@@ -1,10 +1,10 @@
 /**
  * The AI SDK driver: `getMCPTools({app, user})` tools, either executed directly (`execute`)
- * or called by a scripted `MockLanguageModelV3` inside `generateText` (`generateText`), which
+ * or called by a scripted `MockLanguageModelV4` inside `generateText` (`generateText`), which
  * adds the SDK's own input validation and the model-facing tool output to the path.
  */
 import { generateText, isStepCount, type ModelMessage, type ToolSet } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { getMCPTools } from "../../../src/ai/index.js";
 import { failureFromBody, failureFromErrorText, type Outcome } from "../outcome.js";
 import type { Actor, World } from "../world.js";
@@ -12,7 +12,7 @@ import type { Collection, Driver, ListArgs, Method } from "./types.js";
 
 export type AiMode = "execute" | "generateText";
 
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
 
 const usage: GenerateResult["usage"] = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -51,7 +51,7 @@ let callCounter = 0;
 /** One tool call as a model makes it (JSON text arguments), then a final text turn. */
 async function viaModel(tools: ToolSet, name: string, input: unknown): Promise<Outcome> {
   callCounter += 1;
-  const model = new MockLanguageModelV3({
+  const model = new MockLanguageModelV4({
     doGenerate: [
       {
         content: [
