@@ -1,7 +1,8 @@
 /**
  * The example's database: `MONGODB_URI` when set, otherwise an embedded FerretDB (MongoDB wire
  * protocol over SQLite) whose files live in `example-backend/.data/ferretdb`, so data survives
- * restarts. The FerretDB binary is built with Go on first use (about a minute, with a message).
+ * restarts. The FerretDB binary is built with Go on first use (minutes, with progress lines) and
+ * cached per user (~/.cache/terreno-mcp), like the testing helper's.
  */
 import path from "node:path";
 import { connectDatabase } from "../src/index.js";

@@ -15,8 +15,5 @@ driver="$(node -p 'require("./node_modules/mongoose/package.json").dependencies.
 npm install --no-save --no-audit --no-fund "mongoose@8" "mongodb@${driver}"
 echo "==> mongoose $(node -p 'require("mongoose/package.json").version'), mongodb $(node -p 'require("mongodb/package.json").version')"
 
-# Reuse the FerretDB binary the main run built, when there is one.
-if [[ -z "${FERRETDB_BIN:-}" && -x "$root/.cache/bin/ferretdb-v1.24.2" ]]; then
-  export FERRETDB_BIN="$root/.cache/bin/ferretdb-v1.24.2"
-fi
+# The FerretDB binary the main run built is reused from the per-user cache (~/.cache/terreno-mcp).
 npm test

@@ -1,7 +1,9 @@
 // Real test databases for terreno-mcp (exported as `terreno-mcp/testing`): uses MONGODB_URI when
-// set, otherwise builds FerretDB v1.24.2 once with Go (SQLite backend, cached in .cache/bin) and
-// runs it on a free local port.
+// set, otherwise builds FerretDB v1.24.2 once with Go (SQLite backend, cached per user in
+// ~/.cache/terreno-mcp) and runs it on a local port.
+export { CACHE_DIR_ENV, defaultCacheDir } from "./cacheDir.js";
 export {
+  BUILD_TIME_ESTIMATE,
   type EnsureFerretDBBinaryOptions,
   ensureFerretDBBinary,
   FERRETDB_VERSION,
@@ -14,4 +16,9 @@ export {
   startFerretDB,
 } from "./ferretdbServer.js";
 export type { LogFn } from "./processUtils.js";
-export { createTestDatabase, type TestDatabase, withDatabaseName } from "./testDatabase.js";
+export {
+  createTestDatabase,
+  type TestDatabase,
+  type TestDatabaseOptions,
+  withDatabaseName,
+} from "./testDatabase.js";

@@ -1,6 +1,5 @@
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-
+// Small helpers the FerretDB binary builder and server share: logging, sleeping, error codes and
+// the tail of a process's output.
 export const OUTPUT_TAIL_BYTES = 16 * 1024;
 
 export type LogFn = (message: string) => void;
@@ -8,11 +7,6 @@ export type LogFn = (message: string) => void;
 export const defaultLog: LogFn = (message) => {
   process.stderr.write(`${message}\n`);
 };
-
-export function packageRoot(): string {
-  // src/testing/ferretdb.ts and dist/testing/ferretdb.js are both two levels below the root.
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-}
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

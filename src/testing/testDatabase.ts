@@ -1,6 +1,18 @@
 import { randomBytes } from "node:crypto";
 import mongoose from "mongoose";
 import { type FerretDBServer, startFerretDB } from "./ferretdbServer.js";
+import type { LogFn } from "./processUtils.js";
+
+export interface TestDatabaseOptions {
+  /** Part of the database name (`t_<name>_<random>`), to tell test files apart. */
+  name?: string;
+  /** The private FerretDB's port on 127.0.0.1. Default: a free port. Unused with MONGODB_URI. */
+  port?: number;
+  /** Where the FerretDB binary is cached. Default: `TERRENO_MCP_CACHE_DIR` or `~/.cache/terreno-mcp`. */
+  cacheDir?: string;
+  /** Progress messages (a FerretDB build). Default: stderr. */
+  log?: LogFn;
+}
 
 export interface TestDatabase {
   /** Connection string that includes `dbName` in its path. */
@@ -39,8 +51,12 @@ function uniqueDbName(name: string | undefined): string {
  * Gives a test file its own database. With MONGODB_URI set, a uniquely named database on that
  * server (dropped by `close()`); otherwise a private FerretDB (stopped by `close()`).
  */
-export async function createTestDatabase(name?: string): Promise<TestDatabase> {
-  const dbName = uniqueDbName(name);
+export async function createTestDatabase(
+  nameOrOptions?: string | TestDatabaseOptions,
+): Promise<TestDatabase> {
+  const options =
+    typeof nameOrOptions === "string" ? { name: nameOrOptions } : (nameOrOptions ?? {});
+  const dbName = uniqueDbName(options.name);
   const sharedUri = process.env.MONGODB_URI;
   let closed = false;
 
@@ -62,7 +78,11 @@ export async function createTestDatabase(name?: string): Promise<TestDatabase> {
     };
   }
 
-  const server = await startFerretDB();
+  const server = await startFerretDB({
+    port: options.port,
+    cacheDir: options.cacheDir,
+    log: options.log,
+  });
   return {
     uri: withDatabaseName(server.uri, dbName),
     dbName,
