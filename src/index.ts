@@ -41,10 +41,7 @@ export {
   verifyPassword,
 } from "./auth/password.js";
 export {
-  ACCESS_TOKEN_MODEL_NAME,
   type AccessTokenRecord,
-  accessTokenModel,
-  ensureAccessTokenIndexes,
   PERSONAL_TOKEN_PREFIX,
   type PersonalTokenInfo,
   type PersonalTokenOptions,
@@ -53,10 +50,7 @@ export {
   revokeUserPersonalTokens,
 } from "./auth/personalTokens.js";
 export {
-  ensureRefreshTokenIndexes,
-  REFRESH_TOKEN_MODEL_NAME,
   type RefreshTokenRecord,
-  refreshTokenModel,
   revokeUserSessions,
 } from "./auth/sessions.js";
 export { authUserPlugin, toUser } from "./auth/userPlugin.js";
@@ -85,7 +79,6 @@ export {
   type ErrorSpec,
   errorSpec,
   type FieldErrors,
-  HTTP_STATUS_BY_CODE,
   TerrenoError,
   toErrorBody,
 } from "./core/errors.js";
@@ -167,7 +160,6 @@ export {
   type LimitedCall,
   type LoginGuard,
   type LoginLockoutOptions,
-  RATE_LIMIT_COLLECTION,
   type RateLimit,
   type RateLimitOptions,
   type RateLimitStore,
@@ -186,8 +178,5 @@ export type { DiscoveryOptions } from "./tools/discovery/discoveryTools.js";
 export type { ToolAnnotations, ToolDefinition } from "./tools/toolDefinitions.js";
 export {
   canSeeTool,
-  createToolCatalog,
-  isToolVisible,
   toolsVisibleTo,
-  visibleTools,
 } from "./tools/visibleTools.js";

@@ -11,16 +11,9 @@ export {
   chatPlugin,
   DEFAULT_CHAT_SYSTEM,
 } from "./chatPlugin.js";
-export { parseIntent } from "./demoIntent.js";
 export { createDemoModel, DEMO_MODEL_ID, type DemoModelOptions } from "./demoModel.js";
 export { ChatFeedback, ChatMessage, ChatTelemetry, ChatToolRun, Conversation } from "./models.js";
-export {
-  luhnValid,
-  type PIIKind,
-  partialPlaceholderLength,
-  Redactor,
-  redactModelMessage,
-} from "./redact.js";
+export { type PIIKind, Redactor, redactModelMessage } from "./redact.js";
 export {
   chunkMarkdown,
   type DocChunk,

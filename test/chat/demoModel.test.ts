@@ -8,7 +8,8 @@ import { generateText, isStepCount, jsonSchema, streamText, type ToolSet, tool }
 import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
-import { ChatMessage, ChatTelemetry, createDemoModel, parseIntent } from "../../src/chat/index.js";
+import { parseIntent } from "../../src/chat/demoIntent.js";
+import { ChatMessage, ChatTelemetry, createDemoModel } from "../../src/chat/index.js";
 import type { User as Caller, PlainObject } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
