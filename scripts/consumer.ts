@@ -1,13 +1,16 @@
 // The consumer lane behind `npm run test:consumer`: packs the package, installs the tarball into
 // new apps in a temporary folder (test/consumer/app plus each test/consumer/apps/<name>), and in
 // each runs the strict type check and the smoke test, as an adopter's app would.
-// Usage: npm run test:consumer [-- [--keep] [app names]]
+// Usage: npm run test:consumer [-- [--keep] [--node APP=BIN_DIR ...] [app names]]
+//   --keep              leave the temporary folder (its path is printed) to look into
+//   --node APP=BIN_DIR  run that app's npm, tsc and tests on the Node in BIN_DIR (CI: Node 22)
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { ensureFerretDBBinary } from "../src/testing/ferretdb.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -20,7 +23,7 @@ interface Run {
   ms: number;
 }
 
-const VERSIONS = `["terreno-mcp", "mongoose", "ai", "express", "typescript"]
+const VERSIONS = `"node@" + process.versions.node + " " + ["terreno-mcp", "mongoose", "ai", "express", "typescript"]
   .map((p) => p + "@" + require(p + "/package.json").version).join(" ")`;
 
 interface Check {
@@ -159,11 +162,22 @@ async function checkApp(
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const args = process.argv.slice(2);
-  const keep = args.includes("--keep");
+  const { values, positionals: wanted } = parseArgs({
+    options: { keep: { type: "boolean" }, node: { type: "string", multiple: true } },
+    allowPositionals: true,
+  });
+  const keep = values.keep === true;
   const available = fs.readdirSync(path.join(consumerDir, "apps")).sort();
-  const wanted = args.filter((arg) => !arg.startsWith("-"));
-  const unknown = wanted.filter((name) => !available.includes(name));
+  const nodeDirs = new Map<string, string>();
+  for (const pair of values.node ?? []) {
+    const [name = "", dir = ""] = pair.split("=", 2);
+    if (!dir || !fs.existsSync(path.join(dir, "node"))) {
+      process.stderr.write(`consumer: --node ${pair}: no node binary in "${dir}"\n`);
+      return 1;
+    }
+    nodeDirs.set(name, path.resolve(dir));
+  }
+  const unknown = [...wanted, ...nodeDirs.keys()].filter((name) => !available.includes(name));
   if (unknown.length > 0) {
     process.stderr.write(
       `consumer: no such app: ${unknown.join(", ")} (${available.join(", ")})\n`,
@@ -192,7 +206,11 @@ async function main(): Promise<number> {
     const tarball = await pack(work, env);
     log(`installing, type-checking and testing ${apps.join(", ")}, side by side`);
     const results = await Promise.all(
-      apps.map((name) => checkApp(name, layApp(name, work), tarball, env)),
+      apps.map((name) => {
+        const nodeDir = nodeDirs.get(name);
+        const appEnv = nodeDir ? { ...env, PATH: `${nodeDir}${path.delimiter}${env.PATH}` } : env;
+        return checkApp(name, layApp(name, work), tarball, appEnv);
+      }),
     );
     for (const result of results) {
       process.stdout.write(`\n${result.report}`);
