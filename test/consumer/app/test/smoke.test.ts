@@ -5,13 +5,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   generateText,
+  isStepCount,
   readUIMessageStream,
-  stepCountIs,
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
 import { connectDatabase, type RunningServer, type TerrenoApp } from "terreno-mcp";
-import { getMCPTools } from "terreno-mcp/ai";
+import { getMCPTools, mcpToolApproval, mcpToolsContext } from "terreno-mcp/ai";
 import { createTestDatabase, type TestDatabase } from "terreno-mcp/testing";
 import { buildApp } from "../src/app.js";
 import { Project, Task } from "../src/models.js";
@@ -264,6 +264,8 @@ describe(`consumer app (${MCP_CLIENT})`, () => {
     }
   });
 
+  let stored: { _id: unknown } | null = null;
+
   test("getMCPTools with generateText and the AI SDK's mock model", async () => {
     const me = { id: userId };
     const result = await generateText({
@@ -276,13 +278,46 @@ describe(`consumer app (${MCP_CLIENT})`, () => {
       ]),
       tools: getMCPTools({ app, user: me }),
       prompt: "Create a project called Via AI",
-      stopWhen: stepCountIs(3),
+      stopWhen: isStepCount(3),
     });
     assert.equal(result.text, "Created it.");
-    const stored = await Project.findOne({ name: "Via AI" }).lean();
-    assert.ok(stored, "the tool wrote the project");
-    assert.equal(stored.members[0]?.role, "editor");
-    assert.equal(String(stored.ownerId), userId);
+    const created = await Project.findOne({ name: "Via AI" }).lean();
+    assert.ok(created, "the tool wrote the project");
+    stored = created;
+    assert.equal(created.members[0]?.role, "editor");
+    assert.equal(String(created.ownerId), userId);
+  });
+
+  test("getMCPTools with the caller in toolsContext; toolApproval stops writes", async () => {
+    const tools = getMCPTools({ app });
+    const listed = await generateText({
+      model: scriptedModel([
+        { tool: "projects_list", input: { filter: { name: "Via AI" } } },
+        { text: "Listed." },
+      ]),
+      tools,
+      toolsContext: mcpToolsContext(tools, { id: userId }),
+      toolApproval: mcpToolApproval(tools),
+      prompt: "Find Via AI",
+      stopWhen: isStepCount(3),
+    });
+    const [read] = listed.steps[0]?.toolResults ?? [];
+    assert.ok(read, "the read-only tool ran without approval");
+    assert.equal((read.output as { total?: number }).total, 1, "as the caller, on their own rows");
+
+    const gated = await generateText({
+      model: scriptedModel([{ tool: "projects_delete", input: { id: String(stored?._id) } }]),
+      tools,
+      toolsContext: mcpToolsContext(tools, { id: userId }),
+      toolApproval: mcpToolApproval(tools),
+      prompt: "Delete Via AI",
+      stopWhen: isStepCount(3),
+    });
+    assert.ok(
+      gated.content.some((part) => part.type === "tool-approval-request"),
+      JSON.stringify(gated.content),
+    );
+    assert.ok(await Project.exists({ _id: stored?._id }), "nothing is deleted before approval");
   });
 
   test("chat: a write waits for approval, and the approved call runs once", async () => {
