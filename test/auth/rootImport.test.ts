@@ -82,5 +82,5 @@ test("package.json: better-auth is an optional peer, and only the subpath points
   assert.ok(pkg.peerDependencies?.["better-auth"]);
   assert.equal(pkg.peerDependenciesMeta?.["better-auth"]?.optional, true);
   assert.ok(pkg.devDependencies?.["better-auth"], "kept for the tests");
-  assert.equal(pkg.exports["./better-auth"].import, "./dist/auth/betterAuth.js");
+  assert.equal(pkg.exports["./better-auth"].default, "./dist/auth/betterAuth.js");
 });
