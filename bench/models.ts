@@ -6,9 +6,9 @@
 import mongoose, { Schema } from "mongoose";
 import {
   authUserPlugin,
-  type CrudOptions,
   IsAuthenticated,
   IsOwner,
+  type ModelRouterOptions,
   modelRouter,
   OwnerQueryFilter,
 } from "../src/index.js";
@@ -32,7 +32,7 @@ const todoSchema = new Schema(
 );
 export const Todo = mongoose.model("Todo", todoSchema);
 
-export const todoOptions: CrudOptions = {
+export const todoOptions: ModelRouterOptions<typeof Todo> = {
   permissions: {
     list: [IsAuthenticated],
     read: [IsOwner],

@@ -6,9 +6,9 @@
  */
 import mongoose, { Schema } from "mongoose";
 import type { TerrenoApp } from "terreno-mcp";
-import { authUserPlugin } from "terreno-mcp";
+import { authUserFields, authUserPlugin } from "terreno-mcp";
 
-const userSchema = new Schema({ name: String }, { timestamps: true });
+const userSchema = new Schema({ ...authUserFields, name: String }, { timestamps: true });
 userSchema.plugin(authUserPlugin);
 const UserModel = mongoose.model("User", userSchema);
 

@@ -53,19 +53,25 @@ export {
   type RefreshTokenRecord,
   revokeUserSessions,
 } from "./auth/sessions.js";
-export { authUserPlugin, toUser } from "./auth/userPlugin.js";
+export {
+  type AuthUserFields,
+  authUserFields,
+  authUserPlugin,
+  toUser,
+} from "./auth/userPlugin.js";
 export type {
   ActionAnnotations,
   ActionConfig,
   CollectionActionConfig,
   CustomToolConfig,
   CustomToolPermissions,
+  HandlerResult,
   InstanceActionConfig,
 } from "./core/actionTypes.js";
 export { defineAction } from "./core/actionTypes.js";
 export type {
   CrudOptions,
-  CrudOptions as ModelRouterOptions,
+  ModelRouterOptions,
   ResponseHandler,
 } from "./core/crudOptions.js";
 export {
@@ -83,6 +89,7 @@ export {
   toErrorBody,
 } from "./core/errors.js";
 export { consoleLogger, type Logger } from "./core/logger.js";
+export type { ModelFieldName, ModelPath, ModelSort } from "./core/modelPaths.js";
 export { CUSTOM_TOOL_MODEL } from "./core/operations/customTool.js";
 export type { ListResult } from "./core/operations/list.js";
 export {
@@ -108,15 +115,18 @@ export {
 export type {
   CrudHooks,
   CrudMethod,
+  DocOf,
   MCPConfig,
   OperationObserver,
   PermissionMethod,
   Permissions,
   PlainObject,
   PopulatePath,
+  RawDocOf,
   RequestContext,
   Transport,
   User,
+  UserFields,
   WriteOutcome,
   WriteRecord,
 } from "./core/types.js";

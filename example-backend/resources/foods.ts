@@ -2,10 +2,10 @@
  * `/foods`: any signed-in user may list and read every entry (with the owner's name only);
  * only the owner may change or delete one. MCP gets the default tools: foods_list, foods_read.
  */
-import { type CrudOptions, IsAuthenticated, IsOwner, modelRouter } from "../../src/index.js";
+import { IsAuthenticated, IsOwner, type ModelRouterOptions, modelRouter } from "../../src/index.js";
 import { Food } from "../models/Food.js";
 
-export const foodOptions: CrudOptions = {
+export const foodOptions: ModelRouterOptions<typeof Food> = {
   permissions: {
     list: [IsAuthenticated],
     read: [IsAuthenticated],

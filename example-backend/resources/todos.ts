@@ -6,15 +6,15 @@
 
 import { z } from "zod";
 import {
-  type CrudOptions,
   IsAuthenticated,
   IsOwner,
+  type ModelRouterOptions,
   modelRouter,
   OwnerQueryFilter,
 } from "../../src/index.js";
 import { Todo } from "../models/Todo.js";
 
-export const todoOptions: CrudOptions = {
+export const todoOptions: ModelRouterOptions<typeof Todo> = {
   permissions: {
     list: [IsAuthenticated],
     read: [IsOwner],

@@ -7,10 +7,10 @@
  * hash (`select: false` in authUserPlugin, hidden on every surface); refresh tokens and
  * personal access tokens live in their own collections, not on the user.
  */
-import { type CrudOptions, IsAdmin, modelRouter } from "../../src/index.js";
+import { IsAdmin, type ModelRouterOptions, modelRouter } from "../../src/index.js";
 import { User } from "../models/User.js";
 
-export const userOptions: CrudOptions = {
+export const userOptions: ModelRouterOptions<typeof User> = {
   // No create, update or delete: accounts come from /auth/signup.
   permissions: { list: [IsAdmin], read: [IsAdmin] },
   queryFields: ["email", "name", "admin", "disabled", "createdAt"],

@@ -139,7 +139,10 @@ export class TerrenoApp {
    * for callers it permits and in getMCPTools(), and is served at `POST /tools/<name>` (and
    * documented in OpenAPI). Anonymous callers are refused unless `allowAnonymous`. Chainable.
    */
-  tool<Input extends z.ZodType = z.ZodType>(name: string, config: CustomToolConfig<Input>): this {
+  tool<Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType>(
+    name: string,
+    config: CustomToolConfig<Input, Output>,
+  ): this {
     this.customTools.push(customToolDefinition(name, config as unknown as CustomToolConfig));
     return this;
   }

@@ -110,20 +110,35 @@ function addSessionRevocation(schema: Schema): void {
   }
 }
 
+/**
+ * The fields `authUserPlugin` adds, as a schema definition. A plugin cannot change a schema's
+ * inferred type, so spread them into the definition to type them too (then `queryFields:
+ * ["email"]` compiles): `new Schema({...authUserFields, name: String}).plugin(authUserPlugin)`.
+ */
+export const authUserFields = {
+  email: {
+    type: String,
+    required: true,
+    unique: true,
+    lowercase: true,
+    trim: true,
+    maxlength: 254,
+  },
+  passwordHash: { type: String, select: false },
+  admin: { type: Boolean, default: false },
+  disabled: { type: Boolean, default: false },
+} as const;
+
+/** The user fields `authUserPlugin` adds, as the app's documents hold them. */
+export interface AuthUserFields {
+  email: string;
+  passwordHash?: string | null;
+  admin: boolean;
+  disabled: boolean;
+}
+
 export function authUserPlugin(schema: Schema): void {
-  schema.add({
-    email: {
-      type: String,
-      required: true,
-      unique: true,
-      lowercase: true,
-      trim: true,
-      maxlength: 254,
-    },
-    passwordHash: { type: String, select: false },
-    admin: { type: Boolean, default: false },
-    disabled: { type: Boolean, default: false },
-  });
+  schema.add(authUserFields);
   addSessionRevocation(schema);
 }
 

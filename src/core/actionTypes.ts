@@ -5,7 +5,7 @@
  * table, audit for writes. Nothing here may import a transport.
  */
 import type { z } from "zod";
-import type { AnyDocument, PermissionMethod, RequestContext, User } from "./types.js";
+import type { AnyModel, DocOf, PermissionMethod, RequestContext, User } from "./types.js";
 
 /** MCP tool annotations an action or custom tool may set. Default: a write (not read-only). */
 export interface ActionAnnotations {
@@ -15,7 +15,10 @@ export interface ActionAnnotations {
   openWorldHint?: boolean;
 }
 
-interface ActionCommon {
+/** What a handler may return: what its `output` schema accepts, or anything without one. */
+export type HandlerResult<Output extends z.ZodType> = z.input<Output> | Promise<z.input<Output>>;
+
+interface ActionCommon<TDoc> {
   /** The action's input, a `z.object(...)`. Default: no input (`z.object({})`). */
   input?: z.ZodType;
   /**
@@ -28,7 +31,7 @@ interface ActionCommon {
    * `(name, user)` before loading and, for instance actions, `(name, user, doc)` on the
    * document (which the caller must also be able to read, else 404).
    */
-  permissions: PermissionMethod[];
+  permissions: PermissionMethod<TDoc>[];
   annotations?: ActionAnnotations;
   /** What the action does, for the tool description and OpenAPI. */
   description: string;
@@ -36,32 +39,43 @@ interface ActionCommon {
   title?: string;
 }
 
-/** `POST /todos/:id/complete`, tool `todos_complete({id, ...input})`. */
-export interface InstanceActionConfig extends ActionCommon {
+/**
+ * `POST /todos/:id/complete`, tool `todos_complete({id, ...input})`. `doc` is the model's
+ * document; `input` is `unknown` here (validated by `input` first): `defineAction` types it
+ * from the zod schema, and the result from `output`.
+ */
+export interface InstanceActionConfig<TDoc = unknown> extends ActionCommon<TDoc> {
   scope: "instance";
-  // biome-ignore lint/suspicious/noExplicitAny: the input's type is the zod schema's; see defineAction.
-  handler: (ctx: RequestContext, doc: AnyDocument, input: any) => unknown | Promise<unknown>;
+  handler: (ctx: RequestContext, doc: TDoc, input: unknown) => unknown | Promise<unknown>;
 }
 
-/** `POST /todos/complete`, tool `todos_complete({...input})`. */
-export interface CollectionActionConfig extends ActionCommon {
+/** `POST /todos/complete`, tool `todos_complete({...input})`; see `defineAction`. */
+export interface CollectionActionConfig<TDoc = unknown> extends ActionCommon<TDoc> {
   scope: "collection";
-  // biome-ignore lint/suspicious/noExplicitAny: the input's type is the zod schema's; see defineAction.
-  handler: (ctx: RequestContext, input: any) => unknown | Promise<unknown>;
+  handler: (ctx: RequestContext, input: unknown) => unknown | Promise<unknown>;
 }
 
-export type ActionConfig = InstanceActionConfig | CollectionActionConfig;
+export type ActionConfig<TDoc = unknown> =
+  | InstanceActionConfig<TDoc>
+  | CollectionActionConfig<TDoc>;
 
 /** Who may call a custom tool: a predicate on the caller, or CRUD-style permission methods. */
 export type CustomToolPermissions =
   | ((user: User | undefined) => boolean | Promise<boolean>)
   | PermissionMethod[];
 
-/** `app.tool(name, spec)`: a tool that is not one model's. */
-export interface CustomToolConfig<Input extends z.ZodType = z.ZodType> {
+/**
+ * `app.tool(name, spec)`: a tool that is not one model's. The handler's `input` is the
+ * parsed `input`, and what it returns must be what `output` accepts (checked by the compiler
+ * and, on every call, by `output` itself).
+ */
+export interface CustomToolConfig<
+  Input extends z.ZodType = z.ZodType,
+  Output extends z.ZodType = z.ZodType,
+> {
   /** A `z.object(...)`; the handler's `input` is its parsed output. Default: no input. */
   input?: Input;
-  output?: z.ZodType;
+  output?: Output;
   /** Default: any authenticated caller (anonymous callers are refused unless `allowAnonymous`). */
   permissions?: CustomToolPermissions;
   /** Serve callers with no user (they still face `permissions`). Default false. */
@@ -69,33 +83,70 @@ export interface CustomToolConfig<Input extends z.ZodType = z.ZodType> {
   annotations?: ActionAnnotations;
   description: string;
   title?: string;
-  handler: (ctx: RequestContext, input: z.output<Input>) => unknown | Promise<unknown>;
+  handler: (ctx: RequestContext, input: z.output<Input>) => HandlerResult<Output>;
 }
 
-type Typed<C extends ActionConfig, I extends z.ZodType, H> = Omit<C, "input" | "handler"> & {
+type Typed<C, I extends z.ZodType, O extends z.ZodType, H> = Omit<
+  C,
+  "input" | "output" | "handler"
+> & {
   input?: I;
+  output?: O;
   handler: H;
 };
 
 /**
- * Types an action's handler input from its zod schema (in a `Record<string, ActionConfig>`
- * it is `any`): `actions: {rename: defineAction({scope: "instance", input: z.object({title:
- * z.string()}), ..., handler: (ctx, doc, input) => ...})}` gives `input.title: string`.
+ * Types an action's handler from its schemas (in a `Record<string, ActionConfig>` the input
+ * is `unknown`): `actions: {rename: defineAction({scope: "instance", input: z.object({title:
+ * z.string()}), ..., handler: (ctx, doc, input) => ...})}` gives `input.title: string`, `doc`
+ * the router's model's document, and checks the result against `output` when there is one.
+ * Defined apart from the router, it takes the model first: `defineAction(Project, {...})`.
  */
-export function defineAction<I extends z.ZodType>(
+export function defineAction<
+  M extends AnyModel,
+  I extends z.ZodType,
+  O extends z.ZodType = z.ZodType,
+>(
+  model: M,
   config: Typed<
-    InstanceActionConfig,
+    InstanceActionConfig<DocOf<M>>,
     I,
-    (ctx: RequestContext, doc: AnyDocument, input: z.output<I>) => unknown | Promise<unknown>
+    O,
+    (ctx: RequestContext, doc: DocOf<M>, input: z.output<I>) => HandlerResult<O>
   >,
-): InstanceActionConfig;
-export function defineAction<I extends z.ZodType>(
+): InstanceActionConfig<DocOf<M>>;
+export function defineAction<
+  M extends AnyModel,
+  I extends z.ZodType,
+  O extends z.ZodType = z.ZodType,
+>(
+  model: M,
   config: Typed<
-    CollectionActionConfig,
+    CollectionActionConfig<DocOf<M>>,
     I,
-    (ctx: RequestContext, input: z.output<I>) => unknown | Promise<unknown>
+    O,
+    (ctx: RequestContext, input: z.output<I>) => HandlerResult<O>
   >,
-): CollectionActionConfig;
-export function defineAction(config: ActionConfig): ActionConfig {
-  return config;
+): CollectionActionConfig<DocOf<M>>;
+export function defineAction<I extends z.ZodType, O extends z.ZodType = z.ZodType, TDoc = unknown>(
+  config: Typed<
+    InstanceActionConfig<NoInfer<TDoc>>,
+    I,
+    O,
+    (ctx: RequestContext, doc: TDoc, input: z.output<I>) => HandlerResult<O>
+  >,
+): InstanceActionConfig<TDoc>;
+export function defineAction<I extends z.ZodType, O extends z.ZodType = z.ZodType, TDoc = unknown>(
+  config: Typed<
+    CollectionActionConfig<NoInfer<TDoc>>,
+    I,
+    O,
+    (ctx: RequestContext, input: z.output<I>) => HandlerResult<O>
+  >,
+): CollectionActionConfig<TDoc>;
+export function defineAction(
+  ...args: [config: ActionConfig] | [model: AnyModel, config: ActionConfig]
+): ActionConfig {
+  // The model only types the handler; the router the action is given to supplies the documents.
+  return args.length === 2 ? args[1] : args[0];
 }

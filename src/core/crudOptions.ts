@@ -3,14 +3,19 @@
  * joins the core's types with the action shapes (actionTypes.ts), which import the core's types.
  */
 import type { ActionConfig } from "./actionTypes.js";
+import type { ModelPath, ModelSort } from "./modelPaths.js";
 import type {
+  AnyModel,
   CrudHooks,
   CrudMethod,
+  DocOf,
+  DocumentOf,
   MCPConfig,
   Permissions,
   PlainObject,
   PopulatePath,
   RateLimitWindow,
+  RawDocOf,
   RequestContext,
   User,
 } from "./types.js";
@@ -22,10 +27,17 @@ export type ResponseHandler = (
   options: CrudOptions,
 ) => unknown | Promise<unknown>;
 
-export interface CrudOptions extends CrudHooks {
-  permissions: Permissions;
+/**
+ * `modelRouter(Model, options)`'s options. `TRaw` is the model's raw document type and `TDoc`
+ * its hydrated document; both are inferred from the model when the options are written inline.
+ * Options written apart from the call take `ModelRouterOptions<typeof Model>`. Field names
+ * (`queryFields`, `sort`, `readOnlyFields`, `populatePaths`, `mcp.excludeFields`) are checked
+ * against the model's paths.
+ */
+export interface CrudOptions<TRaw = unknown, TDoc = DocumentOf<TRaw>> extends CrudHooks<TDoc> {
+  permissions: Permissions<TDoc>;
   /** Fields that list callers may filter on. Anything else gets a 400. */
-  queryFields?: string[];
+  queryFields?: ModelPath<TRaw>[];
   /** Merged over the caller's filter. Returning `null` yields an empty result. */
   queryFilter?: (
     user: User | undefined,
@@ -34,15 +46,15 @@ export interface CrudOptions extends CrudHooks {
   /** Defaults applied to list filters when the caller does not set them. */
   defaultQueryParams?: PlainObject;
   /** Default sort, e.g. `"-createdAt"` or `{ createdAt: -1 }`. */
-  sort?: string | Record<string, 1 | -1>;
+  sort?: ModelSort<TRaw>;
   defaultLimit?: number;
   maxLimit?: number;
-  populatePaths?: PopulatePath[];
+  populatePaths?: PopulatePath<TRaw>[];
   /** Fields no client may write (e.g. an owner set by a hook). Writes naming them get a 400. */
-  readOnlyFields?: string[];
+  readOnlyFields?: ModelPath<TRaw>[];
   responseHandler?: ResponseHandler;
   /** Opt this model in to MCP and AI tools. */
-  mcp?: MCPConfig;
+  mcp?: MCPConfig<TRaw>;
   /**
    * Whether callers with no user reach the permission checks. `true`/`false` sets every
    * surface; an object sets REST and the tools (MCP, AI) apart. Default: REST leaves anonymous
@@ -60,5 +72,10 @@ export interface CrudOptions extends CrudHooks {
    * instance action, `POST /todos/complete` for a collection one) and, on an MCP-enabled
    * router, a tool (`todos_complete`). See src/core/actionTypes.ts.
    */
-  actions?: Record<string, ActionConfig>;
+  actions?: Record<string, ActionConfig<TDoc>>;
 }
+/**
+ * Options for `modelRouter(Model, …)` written apart from the call:
+ * `const todoOptions: ModelRouterOptions<typeof Todo> = {…}`.
+ */
+export type ModelRouterOptions<M extends AnyModel> = CrudOptions<RawDocOf<M>, DocOf<M>>;

@@ -8,7 +8,7 @@ import { notFound } from "./errors.js";
 import { checkObjectPermissions } from "./permissions.js";
 import type { PopulateOption } from "./populate.js";
 import type { Resource } from "./resource.js";
-import type { AnyDocument, CrudMethod, Permissions, RequestContext } from "./types.js";
+import type { CrudMethod, Permissions, RequestContext, StoredDocument } from "./types.js";
 
 export function assertObjectId(id: unknown): string {
   if (
@@ -29,7 +29,7 @@ export async function loadDocument(
   populate: PopulateOption[] = [],
   /** The checks to apply; an action passes the model's `read` and its own under its name. */
   permissions: Permissions = resource.options.permissions,
-): Promise<AnyDocument> {
+): Promise<StoredDocument> {
   const validId = assertObjectId(id);
   const missing = () => notFound(`No ${resource.model.modelName} has the id ${validId}.`);
   const filter: Record<string, unknown> = { _id: validId };

@@ -11,7 +11,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { FieldDescriptor, JsonSchema } from "../schema/types.js";
 import type { FieldErrors } from "./errors.js";
-import type { AnyDocument, PlainObject } from "./types.js";
+import type { PlainObject, StoredDocument } from "./types.js";
 
 function isPlainObject(value: unknown): value is PlainObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -59,7 +59,7 @@ export function requiredNulls(schema: JsonSchema, patch: PlainObject, prefix = "
 }
 
 /** The document as plain JSON (ids as hex, dates as ISO strings), to compare patch values with. */
-function storedJson(doc: AnyDocument): PlainObject {
+function storedJson(doc: StoredDocument): PlainObject {
   const object = doc.toObject({
     depopulate: true,
     flattenMaps: true,
@@ -70,7 +70,7 @@ function storedJson(doc: AnyDocument): PlainObject {
 }
 
 function applyLevel(
-  doc: AnyDocument,
+  doc: StoredDocument,
   fields: Record<string, FieldDescriptor> | undefined,
   patch: PlainObject,
   prefix: string,
@@ -106,7 +106,7 @@ function applyLevel(
  * is written here: the caller saves, and Mongoose validates before it writes.
  */
 export function applyMergePatch(
-  doc: AnyDocument,
+  doc: StoredDocument,
   patch: PlainObject,
   fields: Record<string, FieldDescriptor>,
 ): void {

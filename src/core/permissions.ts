@@ -4,7 +4,7 @@
  */
 import { forbidden, unauthenticated } from "./errors.js";
 import { isWrite } from "./isWrite.js";
-import type { AnyDocument, CrudMethod, PermissionMethod, Permissions, User } from "./types.js";
+import type { CrudMethod, PermissionMethod, Permissions, User } from "./types.js";
 
 export const IsAny: PermissionMethod = () => true;
 
@@ -12,13 +12,13 @@ export const IsAuthenticated: PermissionMethod = (_method, user) => Boolean(user
 
 export const IsAdmin: PermissionMethod = (_method, user) => Boolean(user?.admin);
 
-function ownerIdOf(obj: AnyDocument): string | undefined {
-  const owner = obj?.ownerId;
+function ownerIdOf(obj: unknown): string | undefined {
+  const owner = (obj as { ownerId?: unknown } | null | undefined)?.ownerId;
   if (owner == null) {
     return undefined;
   }
   // A populated owner is a document; an unpopulated one is an ObjectId.
-  return String(owner._id ?? owner);
+  return String((owner as { _id?: unknown })._id ?? owner);
 }
 
 /** Admins pass; otherwise the document's `ownerId` must be the caller. */
@@ -55,7 +55,7 @@ async function passes(
   checks: readonly PermissionMethod[],
   method: CrudMethod,
   user: User | undefined,
-  obj?: AnyDocument,
+  obj?: unknown,
 ): Promise<boolean> {
   for (const check of checks) {
     if (!(await check(method, user, obj))) return false;
@@ -73,7 +73,7 @@ export async function checkObjectPermissions(
   permissions: Permissions,
   method: CrudMethod,
   user: User | undefined,
-  obj: AnyDocument,
+  obj: unknown,
   notFoundError: () => Error,
 ): Promise<void> {
   const readChecks = permissions.read ?? [];

@@ -12,9 +12,15 @@ import type { Surface, SurfaceView } from "./viewTypes.js";
 export { DEFAULT_LIMIT, DEFAULT_MAX_LIMIT, DEFAULT_MCP_MAX_LIMIT } from "./view.js";
 export type { Surface, SurfaceView } from "./viewTypes.js";
 
+/**
+ * Router options with their document types erased: the core calls hooks, permissions and
+ * actions only with documents of the resource's own model, which `defineResource` typed.
+ */
+export type ResourceOptions = CrudOptions;
+
 export interface Resource {
   model: AnyModel;
-  options: CrudOptions;
+  options: ResourceOptions;
   description: ModelDescription;
   views: Readonly<Record<Surface, SurfaceView>>;
 }
@@ -25,7 +31,7 @@ const ACTION_NAME = /^[a-z][a-z0-9_]*$/;
  * Action names become routes and tool names, and an action's permissions stand in for the
  * method's in the 404 decision: a CRUD method's name would let it borrow another's rules.
  */
-function checkActionNames(options: CrudOptions): void {
+function checkActionNames(options: ResourceOptions): void {
   for (const name of Object.keys(options.actions ?? {})) {
     if (!ACTION_NAME.test(name)) {
       throw new Error(`terreno-mcp: action name "${name}" must match ${ACTION_NAME}.`);
@@ -36,7 +42,12 @@ function checkActionNames(options: CrudOptions): void {
   }
 }
 
-export function defineResource(model: AnyModel, options: CrudOptions): Resource {
+export function defineResource<TRaw, TDoc>(
+  model: AnyModel,
+  typedOptions: CrudOptions<TRaw, TDoc>,
+): Resource {
+  // The one erasure: parameters typed `TDoc` become `unknown` (see ResourceOptions).
+  const options = typedOptions as unknown as ResourceOptions;
   checkActionNames(options);
   const description = describeModel(model);
   return {

@@ -5,7 +5,7 @@
  */
 import type { Resource } from "./resource.js";
 import { serializeDocument } from "./serialize.js";
-import type { AnyDocument, CrudMethod, PlainObject, RequestContext } from "./types.js";
+import type { CrudMethod, PlainObject, RequestContext, StoredDocument } from "./types.js";
 import type { SurfaceView } from "./viewTypes.js";
 
 export async function respond(
@@ -13,10 +13,10 @@ export async function respond(
   view: SurfaceView,
   ctx: RequestContext,
   method: CrudMethod,
-  docs: AnyDocument | AnyDocument[],
+  docs: StoredDocument | StoredDocument[],
 ): Promise<unknown> {
   const { hidden } = view;
-  const strip = (doc: AnyDocument) => hidden.stripHidden(serializeDocument(doc)) as PlainObject;
+  const strip = (doc: StoredDocument) => hidden.stripHidden(serializeDocument(doc)) as PlainObject;
   const value = Array.isArray(docs) ? docs.map(strip) : strip(docs);
   const { options } = resource;
   if (view.surface === "tools" && options.mcp?.mcpResponseHandler) {

@@ -2,7 +2,7 @@
  * The default serializer: a Mongoose document (with populated refs) becomes plain JSON with
  * a string `id` instead of `_id`, ISO dates, hex ObjectIds and no `__v`.
  */
-import type { AnyDocument, PlainObject } from "./types.js";
+import type { PlainObject, StoredDocument } from "./types.js";
 
 function renameIds(value: unknown): unknown {
   if (Array.isArray(value)) {
@@ -23,11 +23,15 @@ function renameIds(value: unknown): unknown {
   return out;
 }
 
-export function serializeDocument(doc: AnyDocument): PlainObject {
-  const object =
-    typeof doc?.toObject === "function"
-      ? doc.toObject({ virtuals: false, versionKey: false, flattenMaps: true, depopulate: false })
-      : doc;
+/** A Mongoose document, or a plain object already (a lean result). */
+function isDocument(doc: unknown): doc is StoredDocument {
+  return typeof (doc as { toObject?: unknown } | null)?.toObject === "function";
+}
+
+export function serializeDocument(doc: unknown): PlainObject {
+  const object = isDocument(doc)
+    ? doc.toObject({ virtuals: false, versionKey: false, flattenMaps: true, depopulate: false })
+    : doc;
   // JSON round trip: ObjectId → hex string, Date → ISO string, Map → object, in one pass.
   return renameIds(JSON.parse(JSON.stringify(object))) as PlainObject;
 }

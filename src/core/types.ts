@@ -2,17 +2,45 @@
  * Types shared by the transport-free CRUD core and its adapters (REST, MCP, AI SDK).
  * Nothing here may import Express, the MCP SDK or `ai`.
  */
+import type { HydratedDocument } from "mongoose";
 import type { ErrorCode } from "./errors.js";
+import type { ModelFieldName, ModelPath } from "./modelPaths.js";
 
 export type CrudMethod = "list" | "read" | "create" | "update" | "delete";
 export const CRUD_METHODS: readonly CrudMethod[] = ["list", "read", "create", "update", "delete"];
 
-/** The caller, as resolved by the auth layer. `id` is the user's ObjectId as a string. */
-export interface User {
+/**
+ * The app's own user fields, declared once by the app through declaration merging; they then
+ * reach `ctx.user` in every hook, permission, action and tool:
+ *
+ * ```ts
+ * declare module "terreno-mcp" {
+ *   interface UserFields {
+ *     name?: string | null;
+ *   }
+ * }
+ * ```
+ *
+ * Nothing checks them at run time: `toUser` copies the user document's fields, so declare what
+ * the user model holds. Reading an undeclared field is a compile error.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the augmentation point; the app adds the fields.
+export interface UserFields {}
+
+/**
+ * The caller, as resolved by the auth layer: `authUserPlugin`'s fields, what the credential
+ * says (`scopes`, `tokenId`, `authMethod`), and the app's `UserFields`. `id` is the user's
+ * ObjectId as a string.
+ */
+export interface User extends UserFields {
   id: string;
   _id?: unknown;
+  /** From `authUserPlugin`. */
   admin?: boolean;
+  /** From `authUserPlugin`; absent for callers an identity provider maps without one. */
   email?: string;
+  /** From `authUserPlugin`; a disabled user is refused before reaching any hook. */
+  disabled?: boolean;
   /**
    * The scopes of the credential the caller presented, set by its AuthProvider: a personal
    * access token (`["read"]` or `["read", "write"]`) or an OAuth access token (`mcp:read`,
@@ -28,7 +56,6 @@ export interface User {
    * read from the user document.
    */
   authMethod?: string;
-  [key: string]: unknown;
 }
 
 /** Which surface a call came through; hooks can branch on it. */
@@ -83,49 +110,61 @@ export interface OperationObserver {
   write(record: WriteRecord, ctx: RequestContext): void | Promise<void>;
 }
 
-/** A document as the core hands it to hooks and permissions. */
-// biome-ignore lint/suspicious/noExplicitAny: Mongoose documents are user-typed; this alias is the one named escape hatch.
-export type AnyDocument = any;
+/**
+ * A document as the core holds it: any model's. Hooks, permissions and actions see their own
+ * model's `HydratedDocument<T>` instead (the options' types are erased once, in resource.ts).
+ */
+export type StoredDocument = HydratedDocument<unknown>;
 
-export type PermissionMethod = (
+/** What hooks receive when options are typed by their raw document only: `CrudOptions<ITodo>`. */
+export type DocumentOf<TRaw> = unknown extends TRaw ? unknown : HydratedDocument<TRaw>;
+
+/**
+ * One permission check. `obj` is the loaded document for object-level checks (absent for
+ * method-level ones). The built-ins (`IsOwner`, `IsAdmin`…) take `unknown`, so they fit every
+ * model; an app's own check can name its model's document: `PermissionMethod<TodoDocument>`.
+ */
+export type PermissionMethod<TDoc = unknown> = (
   method: CrudMethod,
   user?: User,
-  obj?: AnyDocument,
+  obj?: TDoc,
 ) => boolean | Promise<boolean>;
 
-export type Permissions = Partial<Record<CrudMethod, PermissionMethod[]>>;
+export type Permissions<TDoc = unknown> = Partial<Record<CrudMethod, PermissionMethod<TDoc>[]>>;
 
-export interface PopulatePath {
-  path: string;
+export interface PopulatePath<TRaw = unknown> {
+  /** A path of the model holding a ref (`ownerId`), checked against the model's paths. */
+  path: ModelPath<TRaw>;
   /** Fields to select on the populated document; hidden fields are always removed. */
   fields?: string[];
 }
 
 export type PlainObject = Record<string, unknown>;
 
-export interface CrudHooks {
+/** `TDoc` is the model's hydrated document, inferred by `modelRouter(Model, options)`. */
+export interface CrudHooks<TDoc = unknown> {
   /** Return the (possibly changed) body; `null` refuses the write with 403. */
   preCreate?: (
     body: PlainObject,
     req: RequestContext,
   ) => PlainObject | null | Promise<PlainObject | null>;
-  postCreate?: (doc: AnyDocument, req: RequestContext) => void | Promise<void>;
+  postCreate?: (doc: TDoc, req: RequestContext) => void | Promise<void>;
   preUpdate?: (
     body: PlainObject,
     req: RequestContext,
   ) => PlainObject | null | Promise<PlainObject | null>;
   postUpdate?: (
-    doc: AnyDocument,
+    doc: TDoc,
     body: PlainObject,
     req: RequestContext,
-    prevDoc: AnyDocument,
+    prevDoc: TDoc,
   ) => void | Promise<void>;
   /** Return `null` to refuse the delete with 403. */
-  preDelete?: (doc: AnyDocument, req: RequestContext) => unknown | Promise<unknown>;
-  postDelete?: (doc: AnyDocument, req: RequestContext) => void | Promise<void>;
+  preDelete?: (doc: TDoc, req: RequestContext) => unknown | Promise<unknown>;
+  postDelete?: (doc: TDoc, req: RequestContext) => void | Promise<void>;
 }
 
-export interface MCPConfig {
+export interface MCPConfig<TRaw = unknown> {
   /** Which tools to expose. Default: `['list', 'read']`. */
   methods?: CrudMethod[];
   /** Replaces the generated tool description prefix. */
@@ -133,7 +172,7 @@ export interface MCPConfig {
   /** Tool name prefix; default is the pluralized snake_case model name. */
   toolPrefix?: string;
   /** Bare names hide a field at every depth; dotted paths hide one location. */
-  excludeFields?: string[];
+  excludeFields?: Array<ModelPath<TRaw> | ModelFieldName<TRaw>>;
   /** Upper bound for `limit` on the list tool. Default 50. */
   maxLimit?: number;
   /** Replaces `responseHandler` for MCP and AI-tool results. */
@@ -154,3 +193,12 @@ export interface RateLimitWindow {
 
 /** Defined in src/schema (the layer below), where models are described. */
 export type { AnyModel } from "../schema/types.js";
+
+/**
+ * The raw document type of a model (`typeof Todo`). Read off `castObject` rather than matched
+ * against `Model<…>`'s parameters, whose number and defaults differ between Mongoose majors.
+ */
+export type RawDocOf<M> = M extends { castObject(...args: never[]): infer TRaw } ? TRaw : never;
+
+/** The hydrated document type of a model (`typeof Todo`): what hooks and actions receive. */
+export type DocOf<M> = M extends new (...args: never[]) => infer THydrated ? THydrated : never;

@@ -4,7 +4,7 @@
  * the core, and every failure leaves through the app's one error middleware.
  */
 import express, { type Request, type Response, type Router } from "express";
-import type { CrudOptions } from "../core/crudOptions.js";
+import type { ModelRouterOptions } from "../core/crudOptions.js";
 import { action, create, list, read, remove, runOperation, update } from "../core/index.js";
 import { isWrite } from "../core/isWrite.js";
 import { defineResource, type Resource } from "../core/resource.js";
@@ -51,7 +51,11 @@ function mountActions(router: Router, resource: Resource): void {
   }
 }
 
-export function modelRouter(model: AnyModel, options: CrudOptions): Router {
+/**
+ * The REST routes of one model. The options are typed by the model: hooks, permissions and
+ * actions receive its hydrated document, and field names are checked against its paths.
+ */
+export function modelRouter<M extends AnyModel>(model: M, options: ModelRouterOptions<M>): Router {
   const resource = defineResource(model, options);
   const router = express.Router();
   mountActions(router, resource);

@@ -1,6 +1,6 @@
 /** The app under test for the REST suites: owned Todos and shared Foods with JWT auth. */
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import type { CrudOptions } from "../../src/core/crudOptions.js";
+import type { ModelRouterOptions } from "../../src/core/crudOptions.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
 import type { PlainObject, RequestContext } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
@@ -10,7 +10,9 @@ export const JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
 
 export const hookCalls: string[] = [];
 
-export function todoOptions(overrides: Partial<CrudOptions> = {}): CrudOptions {
+type TodoOptions = ModelRouterOptions<typeof Todo>;
+
+export function todoOptions(overrides: Partial<TodoOptions> = {}): TodoOptions {
   return {
     permissions: {
       list: [IsAuthenticated],
@@ -51,7 +53,9 @@ export function todoOptions(overrides: Partial<CrudOptions> = {}): CrudOptions {
   };
 }
 
-export function foodOptions(overrides: Partial<CrudOptions> = {}): CrudOptions {
+type FoodOptions = ModelRouterOptions<typeof Food>;
+
+export function foodOptions(overrides: Partial<FoodOptions> = {}): FoodOptions {
   return {
     permissions: {
       list: [IsAuthenticated],

@@ -54,7 +54,8 @@ function checkTypedInput(view: SurfaceView, input: ListInput): void {
 /** The router's own default sort is configuration, trusted like defaultQueryParams. */
 function defaultSort(sort: CrudOptions["sort"]): SortSpec {
   if (!sort) return {};
-  if (typeof sort !== "string") return { ...sort };
+  // Partial<Record<…>> in the options' type; the router's own sort has no undefined values.
+  if (typeof sort !== "string") return { ...sort } as SortSpec;
   const spec: SortSpec = {};
   for (const part of sort
     .split(",")

@@ -259,7 +259,8 @@ export function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): Han
       if (typeof user.authMethod === "string") out.authMethod = user.authMethod;
       if (Array.isArray(user.scopes)) out.scopes = [...user.scopes];
       for (const { name } of fields) {
-        const value = plainValue(user[name]);
+        // Configured field names, read off the user document's copy (toUser): not typed fields.
+        const value = plainValue((user as unknown as PlainObject)[name]);
         if (value !== undefined && value !== null) out[name] = value;
       }
       return out;

@@ -28,7 +28,7 @@ function withOwner<T extends object>(body: T, req: RequestContext): T & { ownerI
 }
 
 /** An instance action on a subdocument array and a Map, the shapes the example never has. */
-const completeMilestone = defineAction({
+const completeMilestone = defineAction(Project, {
   scope: "instance",
   description: "Marks one milestone done and records its title in the project's meta.",
   input: z.object({ milestoneId: z.string() }).strict(),
