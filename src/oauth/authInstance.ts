@@ -5,7 +5,7 @@
  * the session bridge that signs the app's own users in. Everything OAuth is the library's.
  */
 import { mcp } from "@better-auth/mcp";
-import { betterAuth } from "better-auth";
+import { type Auth, type BetterAuthOptions, betterAuth } from "better-auth";
 import { mongodbAdapter } from "better-auth/adapters/mongodb";
 import { jwt } from "better-auth/plugins/jwt";
 import type { Connection } from "mongoose";
@@ -30,8 +30,26 @@ export interface OAuthInstanceSettings {
   collectionPrefix: string;
 }
 
+/**
+ * The instance's plugins, named by reference so the published types point at Better Auth's
+ * own instead of spelling out (with their `any`s) its inferred endpoint types.
+ */
+export type OAuthPlugins = Array<
+  | ReturnType<typeof jwt>
+  | ReturnType<typeof mcp>
+  | ReturnType<typeof registrationDefaults>
+  | ReturnType<typeof defaultResource>
+  | ReturnType<typeof sessionBridge>
+>;
+
+/** The Better Auth instance behind `oauthServer()`, e.g. for `auth.api` calls. */
+export type OAuthInstance = Auth<OAuthInstanceOptions>;
+
+/** The options the instance is made with (their type decides the instance's API). */
+export type OAuthInstanceOptions = ReturnType<typeof instanceOptions>;
+
 /** `mcp()` validates its options when called: done at configuration time, not first request. */
-export function oauthPlugins(settings: OAuthInstanceSettings) {
+export function oauthPlugins(settings: OAuthInstanceSettings): OAuthPlugins {
   return [
     jwt({ jwt: { issuer: settings.issuer } }),
     mcp({
@@ -56,20 +74,17 @@ export function oauthPlugins(settings: OAuthInstanceSettings) {
   ];
 }
 
-export function createOAuthInstance(
+function instanceOptions(
   settings: OAuthInstanceSettings,
-  plugins: ReturnType<typeof oauthPlugins>,
-  connection: Connection,
+  plugins: OAuthPlugins,
+  database: ReturnType<typeof mongodbAdapter>,
 ) {
-  const db = connection.db;
-  if (!db) throw new Error("oauthServer: Mongoose is not connected (await connectDatabase(uri)).");
   const prefix = settings.collectionPrefix;
-  return betterAuth({
+  return {
     baseURL: settings.issuer,
     basePath: settings.basePath,
     secret: settings.secret,
-    // Standalone servers and FerretDB have no transactions.
-    database: mongodbAdapter(db, { client: connection.getClient(), transaction: false }),
+    database,
     // People sign in with the app's own accounts (the sign-in page), never Better Auth's.
     emailAndPassword: { enabled: false },
     user: { modelName: `${prefix}users` },
@@ -86,7 +101,17 @@ export function createOAuthInstance(
     // page. Without this, production mode sends the person to the site root with a query.
     onAPIError: { errorURL: `${settings.issuer}${settings.basePath}/problem` },
     plugins,
-  });
+  } satisfies BetterAuthOptions;
 }
 
-export type OAuthInstance = ReturnType<typeof createOAuthInstance>;
+export function createOAuthInstance(
+  settings: OAuthInstanceSettings,
+  plugins: OAuthPlugins,
+  connection: Connection,
+): OAuthInstance {
+  const db = connection.db;
+  if (!db) throw new Error("oauthServer: Mongoose is not connected (await connectDatabase(uri)).");
+  // Standalone servers and FerretDB have no transactions.
+  const database = mongodbAdapter(db, { client: connection.getClient(), transaction: false });
+  return betterAuth(instanceOptions(settings, plugins, database));
+}

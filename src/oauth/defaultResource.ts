@@ -28,7 +28,7 @@ export function defaultResource(resource: string) {
             // The provider reads a POSTed authorization request from the body, a GET from the query.
             if (ctx.method === "POST") {
               if (hasResource(ctx.body)) return;
-              return { context: { body: { ...ctx.body, resource } } };
+              return { context: { body: { ...(ctx.body as Record<string, unknown>), resource } } };
             }
             if (hasResource(ctx.query)) return;
             return { context: { query: { ...ctx.query, resource } } };

@@ -41,7 +41,11 @@ export function registrationDefaults() {
           handler: createAuthMiddleware(async (ctx) => {
             const applicationType = defaultApplicationType(ctx.body);
             if (!applicationType) return;
-            return { context: { body: { ...ctx.body, application_type: applicationType } } };
+            const body = {
+              ...(ctx.body as Record<string, unknown>),
+              application_type: applicationType,
+            };
+            return { context: { body } };
           }),
         },
       ],
