@@ -47,15 +47,10 @@ const TEMPORARY_EXCEPTIONS = {
     ["src/chat/chatTools.ts", "src/app/TerrenoApp.ts"],
   ],
   "services-no-adapter": [
-    // The shared HTTP edge moves out of src/rest into src/http (issue 20 item 2).
-    ["src/auth/routeHelpers.ts", "src/rest/sendError.ts"],
-    ["src/ops/telemetry.ts", "src/rest/requestContext.ts"],
     // The audit-log plugin mounts the audit model as a REST router.
     ["src/ops/auditMongo.ts", "src/rest/modelRouter.ts"],
   ],
   "no-adapter-to-adapter": [
-    // The shared HTTP edge moves out of src/rest into src/http (issue 20 item 2).
-    ["src/mcp/endpoint.ts", "src/rest/sendError.ts"],
     // The chat's tools come from the tool runner, not from the AI SDK adapter (issue 20 item 2).
     ["src/chat/chatTools.ts", "src/ai/getMCPTools.ts"],
     ["src/chat/chatTools.ts", "src/ai/toolOutput.ts"],

@@ -20,20 +20,19 @@ import { createCallerResolver } from "../auth/callerResolver.js";
 import { jwtRoutes } from "../auth/jwtRoutes.js";
 import { personalTokenRoutes } from "../auth/tokenRoutes.js";
 import type { CustomToolConfig } from "../core/actionTypes.js";
-import { TerrenoError, validationFailed } from "../core/errors.js";
-import { findTooDeep, MAX_DEPTH, TOO_DEEP_REASON } from "../core/inputSafety.js";
+import { TerrenoError } from "../core/errors.js";
 import { consoleLogger, type Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
 import type { OperationObserver, User } from "../core/types.js";
+import { bodyTooDeep } from "../http/bodyErrors.js";
+import { errorMiddleware, sendError } from "../http/sendError.js";
 import { mcpPlugin } from "../mcp/endpoint.js";
-import { withAuthorizationServers } from "../mcp/resourceMetadata.js";
 import { openApiPlugin } from "../openapi/plugin.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
 import { type RateLimit, RateLimits, type RateLimitWindow } from "../ops/rateLimit.js";
 import { httpTelemetry } from "../ops/telemetry.js";
 import { CUSTOM_TOOLS_PATH, customToolRouter } from "../rest/customToolRoutes.js";
 import { resourceOf } from "../rest/modelRouter.js";
-import { errorMiddleware, sendError } from "../rest/sendError.js";
 import { customToolDefinition, withActionAndCustomTools } from "../tools/actionTools.js";
 import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
@@ -71,17 +70,9 @@ export interface RunningServer {
  * checks, schema validation, serialization) ever sees them.
  */
 function limitBodyDepth(req: Request, res: Response, next: NextFunction): void {
-  const path = findTooDeep(req.body);
-  if (path === undefined) {
-    next();
-    return;
-  }
-  sendError(
-    res,
-    validationFailed(`The body is nested deeper than ${MAX_DEPTH} levels.`, {
-      [path]: TOO_DEEP_REASON,
-    }),
-  );
+  const tooDeep = bodyTooDeep(req.body, "validation_failed");
+  if (tooDeep) sendError(res, tooDeep);
+  else next();
 }
 
 /** `Todo` → `/todos`, `FoodItem` → `/food-items`. */
@@ -226,6 +217,19 @@ export class TerrenoApp {
     return this.toolCache.tools;
   }
 
+  /**
+   * The plugins every app has, registered after the app's own like any other: the MCP
+   * endpoint (unless `mcp.enabled` is false; it mounts nothing without tools) and
+   * `GET /openapi.json` with `/docs` (unless `openapi: false`).
+   */
+  private defaultPlugins(): TerrenoPlugin[] {
+    const { options } = this;
+    return [
+      ...(options.mcp?.enabled === false ? [] : [mcpPlugin(options.mcp)]),
+      ...(options.openapi === false ? [] : [openApiPlugin(options.openapi)]),
+    ];
+  }
+
   build(): Express {
     const { options } = this;
     const { providers, personalTokens } = appAuth(options);
@@ -241,6 +245,11 @@ export class TerrenoApp {
       ),
       ...(this.rateLimits.enabled ? { rateLimits: this.rateLimits } : {}),
       ...(this.customTools.length > 0 ? { customTools: [...this.customTools] } : {}),
+      // Tools come only from routers registered with this app, so two apps never share tools.
+      tools: this.toolDefinitions,
+      authorizationServers: this.plugins.flatMap((plugin) =>
+        plugin.authorizationServer ? [plugin.authorizationServer] : [],
+      ),
     };
     if (ctx.customTools) {
       const taken = this.mounted.find(
@@ -253,17 +262,7 @@ export class TerrenoApp {
       }
     }
     this.rateLimits.prepare(this.resources);
-    const plugins = [...this.plugins];
-    // Tools come only from routers registered with this app, so two apps never share tools.
-    // A plugin's own authorization server (terreno-mcp/oauth) is advertised by /mcp's metadata.
-    const authorizationServers = plugins.flatMap((plugin) =>
-      plugin.authorizationServer ? [plugin.authorizationServer] : [],
-    );
-    const mcpOptions = withAuthorizationServers(options.mcp, authorizationServers);
-    const mcp = mcpPlugin(ctx, this.toolDefinitions, mcpOptions);
-    if (mcp) plugins.push(mcp);
-    // GET /openapi.json and /docs, unless `openapi: false`.
-    if (options.openapi !== false) plugins.push(openApiPlugin(options.openapi));
+    const plugins = [...this.plugins, ...this.defaultPlugins()];
     for (const plugin of plugins) if (plugin.authProvider) providers.push(plugin.authProvider);
 
     const app = express();

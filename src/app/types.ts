@@ -32,6 +32,10 @@ export interface AppContext {
   mounts?: readonly MountedResource[];
   /** The custom tools (`app.tool(...)`), served at `POST /tools/<name>` (OpenAPI reads them). */
   customTools?: readonly ToolDefinition[];
+  /** Every tool definition of the app, built once (the MCP plugin serves them). */
+  tools: readonly ToolDefinition[];
+  /** The OAuth authorization servers the app's plugins run (`TerrenoPlugin.authorizationServer`). */
+  authorizationServers: ReadonlyArray<{ issuer: string; resource: string }>;
 }
 
 /** Anything that adds routes or middleware: auth providers, a chat route, the MCP endpoint. */

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from "express";
 import { forbidden, unauthenticated } from "../core/errors.js";
 import { isSessionCaller } from "../core/scopes.js";
 import type { User } from "../core/types.js";
-import { sendError } from "../rest/sendError.js";
+import { sendError } from "../http/sendError.js";
 
 export function callerOf(req: Request): User {
   const user = (req as Request & { user?: User }).user;

@@ -107,6 +107,15 @@ export function findTooDeep(value: unknown, maxDepth = MAX_DEPTH): string | unde
 /** The reason given, per field, for a value nested too deep. */
 export const TOO_DEEP_REASON = `is nested deeper than ${MAX_DEPTH} levels`;
 
+/**
+ * The path of the first own `__proto__` key, or undefined: for a transport whose parser keeps
+ * such keys but whose next step drops them silently (the MCP SDK's schema parse).
+ */
+export function findProtoKey(value: unknown): string | undefined {
+  const found = findKey(value, (key) => key === "__proto__", "", 0);
+  return found?.key === "__proto__" ? found.path : undefined;
+}
+
 /** For filters, sorts and every other input: no `$where`/`$expr`/`$function`, no prototype keys. */
 export function assertNoForbiddenKeys(value: unknown, label: string): void {
   const found = findKey(value, (key) => FORBIDDEN.has(key) || PROTOTYPE_KEYS.has(key), "", 0);

@@ -17,12 +17,16 @@ import { forbidden, type TerrenoError } from "./errors.js";
 import { isWrite } from "./isWrite.js";
 import type { CrudMethod, RequestContext } from "./types.js";
 
+/** The OAuth scope that lets a token read through the MCP tools. */
+export const MCP_READ_SCOPE = "mcp:read";
+/** The OAuth scope that lets a token write (and read) through the MCP tools. */
+export const MCP_WRITE_SCOPE = "mcp:write";
 /** Scopes that allow reading: a personal token's `read`, an OAuth token's `mcp:read`. */
-export const READ_SCOPES: readonly string[] = ["read", "mcp:read"];
+export const READ_SCOPES: readonly string[] = ["read", MCP_READ_SCOPE];
 /** Scopes that allow writing (and reading): `write`, `mcp:write`. */
-export const WRITE_SCOPES: readonly string[] = ["write", "mcp:write"];
+export const WRITE_SCOPES: readonly string[] = ["write", MCP_WRITE_SCOPE];
 /** The OAuth scopes the MCP endpoint advertises (`scopes_supported`). */
-export const MCP_SCOPES: readonly string[] = ["mcp:read", "mcp:write"];
+export const MCP_SCOPES: readonly string[] = [MCP_READ_SCOPE, MCP_WRITE_SCOPE];
 
 export type ScopeAccess = "read" | "write";
 /** What a set of scopes grants: `write` (everything), `read` (reads only) or `none`. */

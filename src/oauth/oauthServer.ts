@@ -5,6 +5,7 @@
  * and `jwt()`); this plugin mounts it, serves the metadata where clients look, renders the
  * sign-in and consent pages, and turns the tokens it issues into callers.
  */
+
 import {
   oauthProviderAuthServerMetadata,
   oauthProviderOpenIdConfigMetadata,
@@ -14,6 +15,7 @@ import type { Request, Response } from "express";
 import type { JSONWebKeySet } from "jose";
 import type { Connection } from "mongoose";
 import type { TerrenoPlugin } from "../app/types.js";
+import { MCP_SCOPES } from "../core/scopes.js";
 import type { AnyModel } from "../core/types.js";
 import { DEFAULT_MCP_PATH } from "../mcp/endpoint.js";
 import { oauthAccessTokenProvider } from "./accessTokens.js";
@@ -26,12 +28,7 @@ import {
 import { oauthPageRoutes } from "./pageRoutes.js";
 
 export const DEFAULT_OAUTH_BASE_PATH = "/oauth";
-export const DEFAULT_OAUTH_SCOPES: readonly string[] = [
-  "mcp:read",
-  "mcp:write",
-  "openid",
-  "offline_access",
-];
+export const DEFAULT_OAUTH_SCOPES: readonly string[] = [...MCP_SCOPES, "openid", "offline_access"];
 
 export interface OAuthServerOptions {
   /** Signs the provider's state and cookies; at least 32 random characters. */
@@ -98,8 +95,8 @@ function settingsFrom(options: OAuthServerOptions): OAuthInstanceSettings {
   const issuer = trimSlash(new URL(options.issuer).href);
   const basePath = trimSlash(options.basePath ?? DEFAULT_OAUTH_BASE_PATH);
   const scopes = options.scopes ?? [...DEFAULT_OAUTH_SCOPES];
-  if (!scopes.includes("mcp:read") && !scopes.includes("mcp:write")) {
-    throw new Error("oauthServer: scopes must include mcp:read or mcp:write.");
+  if (!MCP_SCOPES.some((scope) => scopes.includes(scope))) {
+    throw new Error(`oauthServer: scopes must include ${MCP_SCOPES.join(" or ")}.`);
   }
   return {
     secret: options.secret,

@@ -4,9 +4,11 @@
  * lockout), then hands over to the session bridge; consent posts the person's choice to the
  * provider's `/oauth2/consent`. Both forward to wherever the provider says next, by a 303.
  */
+
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
 import { verifyPassword } from "../auth/password.js";
 import { noStore } from "../auth/routeHelpers.js";
+import { MCP_READ_SCOPE, MCP_WRITE_SCOPE } from "../core/scopes.js";
 import type { AnyModel } from "../core/types.js";
 import type { LoginGuard } from "../ops/loginLockout.js";
 import { clientIp } from "../ops/rateLimit.js";
@@ -146,7 +148,7 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
       // Unverified here, but Allow posts this same signed query back, and the provider checks
       // its signature: the code can only go where the page said.
       returnTo: returnTarget(params.get("redirect_uri")),
-      readOnlyChoice: scopes.includes("mcp:write") && scopes.includes("mcp:read"),
+      readOnlyChoice: scopes.includes(MCP_WRITE_SCOPE) && scopes.includes(MCP_READ_SCOPE),
     };
     sendPage(res, 200, consentPage(view), oauthQuery);
   });
@@ -161,7 +163,7 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
         body: {
           accept: decision === "allow" || decision === "allow-read",
           ...(decision === "allow-read"
-            ? { scope: scopes.filter((scope) => scope && scope !== "mcp:write").join(" ") }
+            ? { scope: scopes.filter((scope) => scope && scope !== MCP_WRITE_SCOPE).join(" ") }
             : {}),
           oauth_query: oauthQuery,
         },

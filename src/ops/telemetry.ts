@@ -24,7 +24,7 @@ import {
 import type { NextFunction, Request, Response } from "express";
 import type { TerrenoError } from "../core/errors.js";
 import { normalizeError } from "../core/normalizeError.js";
-import { routeTemplate } from "../rest/requestContext.js";
+import { routeTemplate } from "../http/routeTemplate.js";
 
 /** The instrumentation scope of every span and instrument. */
 export const TELEMETRY_SCOPE = "terreno-mcp";

@@ -10,10 +10,10 @@ import { isWrite } from "../core/isWrite.js";
 import { defineResource, type Resource } from "../core/resource.js";
 import type { AnyModel } from "../core/types.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
+import { errorMiddleware } from "../http/sendError.js";
 import { restWriteLimit } from "../ops/rateLimit.js";
 import { parseListQuery } from "./parseListQuery.js";
 import { restContext } from "./requestContext.js";
-import { errorMiddleware } from "./sendError.js";
 
 const resources = new WeakMap<Router, Resource>();
 

@@ -1,0 +1,30 @@
+/** How /mcp answers a refusal before the SDK runs: the error table's HTTP status, as JSON-RPC. */
+import type { Response } from "express";
+import { type TerrenoError, toErrorBody } from "../core/errors.js";
+
+/** The id of the JSON-RPC request in `body`, when it has a usable one. */
+export function requestId(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null | undefined)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+/** A transport-level failure, from the one error table: its HTTP status and JSON-RPC code. */
+export function sendJsonRpcError(
+  res: Response,
+  error: TerrenoError,
+  id: string | number | null = null,
+): void {
+  const body = toErrorBody(error);
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  // Read by the HTTP telemetry (src/ops/telemetry.ts) as the span's `error.type`.
+  res.locals.terrenoErrorCode = error.code;
+  res.status(error.status).json({
+    jsonrpc: "2.0",
+    error: {
+      code: error.spec.jsonRpc,
+      message: `${body.code}: ${body.detail}`,
+      data: { error: body },
+    },
+    id,
+  });
+}
