@@ -3,7 +3,6 @@
  * caller resolution, auth routes, the routers, the MCP endpoint, and JSON errors for
  * everything else. `build()` is for tests; `start()` listens and shuts down gracefully.
  */
-import type { Server } from "node:http";
 import cors from "cors";
 import express, {
   type Express,
@@ -14,7 +13,6 @@ import express, {
 } from "express";
 import helmet from "helmet";
 import mongoose, { type Connection } from "mongoose";
-import pluralize from "pluralize";
 import type { z } from "zod";
 import { createCallerResolver } from "../auth/callerResolver.js";
 import { jwtRoutes } from "../auth/jwtRoutes.js";
@@ -37,9 +35,10 @@ import { customToolDefinition, withActionAndCustomTools } from "../tools/actionT
 import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
 import { appAuth } from "./authProviders.js";
-import { answerClientErrorsAsJson } from "./clientErrors.js";
+import { defaultPathFor } from "./defaultPath.js";
 import type { TerrenoAppOptions } from "./options.js";
 import { requestLogger } from "./requestLogger.js";
+import { type RunningServer, type StartOptions, serve } from "./serve.js";
 import type { AppContext, TerrenoPlugin } from "./types.js";
 
 interface Mounted {
@@ -48,21 +47,8 @@ interface Mounted {
   resource?: Resource;
 }
 
-export interface StartOptions {
-  port?: number;
-  host?: string;
-  /** Handle SIGTERM/SIGINT by draining and exiting. Default true. */
-  handleSignals?: boolean;
-  /** How long in-flight requests may take to finish on shutdown. Default 10 s. */
-  shutdownTimeoutMs?: number;
-}
-
-export interface RunningServer {
-  server: Server;
-  url: string;
-  /** Stops accepting, finishes in-flight requests, closes the database connection. */
-  close(): Promise<void>;
-}
+export { defaultPathFor } from "./defaultPath.js";
+export type { RunningServer, StartOptions } from "./serve.js";
 
 /**
  * REST bodies nested more than MAX_DEPTH levels are refused right after parsing (400
@@ -73,14 +59,6 @@ function limitBodyDepth(req: Request, res: Response, next: NextFunction): void {
   const tooDeep = bodyTooDeep(req.body, "validation_failed");
   if (tooDeep) sendError(res, tooDeep);
   else next();
-}
-
-/** `Todo` → `/todos`, `FoodItem` → `/food-items`. */
-export function defaultPathFor(modelName: string): string {
-  const kebab = modelName.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
-  const parts = kebab.split("-");
-  parts[parts.length - 1] = pluralize(parts[parts.length - 1]);
-  return `/${parts.join("-")}`;
 }
 
 export class TerrenoApp {
@@ -346,44 +324,14 @@ export class TerrenoApp {
     return app;
   }
 
-  async start(startOptions: StartOptions = {}): Promise<RunningServer> {
-    const app = this.build();
-    const port = startOptions.port ?? Number(process.env.PORT ?? 4000);
-    const host = startOptions.host ?? process.env.HOST ?? "127.0.0.1";
-    // Express 5 hands listen errors (EADDRINUSE) to this callback rather than emitting them.
-    const server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(s)));
+  /** Listens (default 127.0.0.1:$PORT or 4000) and, on close or a signal, drains and disconnects. */
+  start(startOptions: StartOptions = {}): Promise<RunningServer> {
+    return serve(this.build(), startOptions, {
+      onShutdown: () => {
+        this.shuttingDown = true;
+      },
+      connections: () => this.connections(),
     });
-    answerClientErrorsAsJson(server);
-    const address = server.address();
-    const actualPort = typeof address === "object" && address ? address.port : port;
-    let closing: Promise<void> | undefined;
-    const close = () => {
-      closing ??= this.shutdown(server, startOptions.shutdownTimeoutMs ?? 10_000);
-      return closing;
-    };
-    if (startOptions.handleSignals ?? true) {
-      const onSignal = () => {
-        close().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once("SIGTERM", onSignal);
-      process.once("SIGINT", onSignal);
-    }
-    return { server, url: `http://${host}:${actualPort}`, close };
-  }
-
-  private async shutdown(server: Server, timeoutMs: number): Promise<void> {
-    this.shuttingDown = true;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-    await closed;
-    clearTimeout(timer);
-    // The connections the app's models live on, whichever Mongoose instance they belong to.
-    await Promise.all([...this.connections()].map((connection) => connection.close()));
   }
 
   /**
