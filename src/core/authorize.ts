@@ -7,29 +7,19 @@ import { methodNotAllowed } from "./errors.js";
 import { isWrite } from "./isWrite.js";
 import { type Resource, viewFor } from "./resource.js";
 import type { CrudMethod, RequestContext } from "./types.js";
-import { type AccessRule, assertAllowed } from "./verdict.js";
+import { type AccessRule, assertAllowed, cachedRule, type RuleCache } from "./verdict.js";
 import type { SurfaceView } from "./viewTypes.js";
 
-const rules = new WeakMap<SurfaceView, Map<CrudMethod, AccessRule>>();
+const rules: RuleCache = new WeakMap();
 
 /** The verdict's rule for `method` on one surface's view of `resource`, built once. */
 export function crudAccess(resource: Resource, view: SurfaceView, method: CrudMethod): AccessRule {
-  let byMethod = rules.get(view);
-  if (!byMethod) {
-    byMethod = new Map();
-    rules.set(view, byMethod);
-  }
-  let rule = byMethod.get(method);
-  if (!rule) {
-    rule = {
-      method,
-      write: isWrite(method),
-      anonymous: view.anonymous,
-      permissions: resource.options.permissions[method] ?? [],
-    };
-    byMethod.set(method, rule);
-  }
-  return rule;
+  return cachedRule(rules, view, method, () => ({
+    method,
+    write: isWrite(method),
+    anonymous: view.anonymous,
+    permissions: resource.options.permissions[method] ?? [],
+  }));
 }
 
 export async function authorize(

@@ -130,3 +130,25 @@ export async function assertAllowed(rule: AccessRule, ctx: RequestContext): Prom
   const answer = await judgeCall(rule, ctx);
   if (answer !== "allowed") throw refusalError(answer, ctx);
 }
+
+/** Rules kept per surface view (each caller keeps its own cache), built once per key. */
+export type RuleCache = WeakMap<object, Map<string, AccessRule>>;
+
+export function cachedRule(
+  cache: RuleCache,
+  view: object,
+  key: string,
+  build: () => AccessRule,
+): AccessRule {
+  let byKey = cache.get(view);
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(view, byKey);
+  }
+  let rule = byKey.get(key);
+  if (!rule) {
+    rule = build();
+    byKey.set(key, rule);
+  }
+  return rule;
+}

@@ -17,7 +17,7 @@ import { observeWrite } from "../observe.js";
 import { type Resource, viewFor } from "../resource.js";
 import { serializeDocument } from "../serialize.js";
 import type { CrudMethod, PlainObject, RequestContext } from "../types.js";
-import { type AccessRule, assertAllowed } from "../verdict.js";
+import { type AccessRule, assertAllowed, cachedRule, type RuleCache } from "../verdict.js";
 import type { SurfaceView } from "../viewTypes.js";
 import { zodFieldErrors } from "../zodSchema.js";
 
@@ -36,26 +36,16 @@ export function actionOf(resource: Resource, name: string): ActionConfig {
   return action;
 }
 
-const rules = new WeakMap<SurfaceView, Map<string, AccessRule>>();
+const rules: RuleCache = new WeakMap();
 
 /** The verdict's rule for action `name` on one surface's view of its resource, built once. */
 export function actionAccess(view: SurfaceView, name: string, config: ActionConfig): AccessRule {
-  let byName = rules.get(view);
-  if (!byName) {
-    byName = new Map();
-    rules.set(view, byName);
-  }
-  let rule = byName.get(name);
-  if (!rule) {
-    rule = {
-      method: name,
-      write: isWrite({ method: name, annotations: config.annotations }),
-      anonymous: view.anonymous,
-      permissions: config.permissions,
-    };
-    byName.set(name, rule);
-  }
-  return rule;
+  return cachedRule(rules, view, name, () => ({
+    method: name,
+    write: isWrite({ method: name, annotations: config.annotations }),
+    anonymous: view.anonymous,
+    permissions: config.permissions,
+  }));
 }
 
 /** One validation: the zod schema itself; its issues become `validation_failed` fields. */
