@@ -13,6 +13,7 @@ import { modelRouter } from "../rest/modelRouter.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { findOwnedConversation } from "./chatStore.js";
 import { ChatFeedback, ChatMessage, Conversation } from "./models.js";
+import { decodeParts } from "./storedParts.js";
 
 /**
  * `/chat/conversations[/:id]`, the caller's own. `POST /chat` starts them; PATCH renames one
@@ -108,7 +109,7 @@ export async function listMessages(req: ChatRequest, res: Response): Promise<voi
       messageId: row.messageId,
       conversationId: String(row.conversationId),
       role: row.role,
-      parts: row.parts,
+      parts: decodeParts(row),
       createdAt: row.createdAt,
     })),
   });

@@ -10,6 +10,7 @@ import { notFound } from "../core/errors.js";
 import type { PlainObject, User } from "../core/types.js";
 import type { ChatBody } from "./chatBody.js";
 import { ChatMessage, Conversation } from "./models.js";
+import { encodeParts } from "./storedParts.js";
 
 /**
  * The conversation `id` if the user owns it (or is an admin). Anything else, including an id
@@ -70,11 +71,15 @@ export async function saveMessage(
 ): Promise<void> {
   const messageId = message.id || randomUUID();
   const filter = { conversationId, ownerId: user.id, messageId };
+  const partsJson = encodeParts(message.parts);
   const existing = await ChatMessage.findOne(filter).lean<PlainObject>();
   if (existing) {
-    await ChatMessage.updateOne({ _id: existing._id }, { $set: { parts: message.parts } });
+    await ChatMessage.updateOne(
+      { _id: existing._id },
+      { $set: { partsJson }, $unset: { parts: 1 } },
+    );
   } else {
-    await ChatMessage.create({ ...filter, role: message.role, parts: message.parts });
+    await ChatMessage.create({ ...filter, role: message.role, partsJson });
   }
   // The conversations list is sorted by `-updatedAt`: the latest chat first.
   await Conversation.updateOne({ _id: conversationId }, { $set: { updatedAt: new Date() } });

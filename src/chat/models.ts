@@ -34,7 +34,10 @@ const chatMessageSchema = new Schema(
     /** The UI message id (what useChat holds). */
     messageId: { type: String, required: true, maxlength: 200 },
     role: { type: String, enum: ["user", "assistant", "system"], required: true },
-    parts: { type: Schema.Types.Mixed, default: [] },
+    /** The parts as JSON text (storedParts.ts): `$` and dotted keys round-trip on any server. */
+    partsJson: { type: String },
+    /** Rows stored before `partsJson` hold the parts here; they are repaired when read. */
+    parts: { type: Schema.Types.Mixed },
   },
   { timestamps: true },
 );

@@ -9,14 +9,14 @@ import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import { parseIntent } from "../../src/chat/demoIntent.js";
-import { ChatMessage, ChatTelemetry, createDemoModel } from "../../src/chat/index.js";
+import { ChatTelemetry, createDemoModel } from "../../src/chat/index.js";
 import type { User as Caller, PlainObject } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
-import { buildChatApp, postChat, userMessage, waitFor } from "./helpers.js";
+import { assistantMessage, buildChatApp, postChat, userMessage, waitFor } from "./helpers.js";
 
 useTestDatabase("chat_demo_model");
 
@@ -227,13 +227,9 @@ describe("demo model", () => {
       const ask = userMessage("add a todo to buy eggs", "e-1");
       const first = await postChat(chat, user, { messages: [ask] });
       const conversationId = first.headers["x-conversation-id"] as string;
-      const pending = await waitFor(async () => {
-        const rows = await ChatMessage.find({ conversationId, role: "assistant" }).lean<
-          Array<PlainObject & { messageId: string; parts: PlainObject[] }>
-        >();
-        const found = rows.at(-1);
-        return found?.parts.some((part) => part.state === "approval-requested") ? found : null;
-      });
+      const pending = await assistantMessage(conversationId, (parts) =>
+        parts.some((part) => part.state === "approval-requested"),
+      );
       const answer = (approved: boolean) => ({
         id: pending.messageId,
         role: "assistant",

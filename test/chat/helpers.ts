@@ -8,6 +8,7 @@ import type { Express } from "express";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { ChatMessage, type ChatPluginOptions, chatPlugin } from "../../src/chat/index.js";
+import { decodeParts } from "../../src/chat/storedParts.js";
 import type { PlainObject } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, type TestUser } from "../helpers/auth.js";
@@ -143,8 +144,12 @@ export async function waitFor<T>(
 
 export type UIPart = PlainObject & { type: string; state?: string; toolCallId?: string };
 
+/** The stored rows, oldest first, with their parts decoded (storedParts.ts). */
 export async function storedMessages(conversationId: string): Promise<PlainObject[]> {
-  return ChatMessage.find({ conversationId }).sort({ createdAt: 1, _id: 1 }).lean<PlainObject[]>();
+  const rows = await ChatMessage.find({ conversationId })
+    .sort({ createdAt: 1, _id: 1 })
+    .lean<PlainObject[]>();
+  return rows.map((row) => ({ ...row, parts: decodeParts(row) }));
 }
 
 /** Waits until the assistant message of a conversation is stored and has a part matching `test`. */
