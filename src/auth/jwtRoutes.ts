@@ -5,7 +5,7 @@
  */
 import express, { type Request, type Router } from "express";
 import { type FieldErrors, unauthenticated, validationFailed } from "../core/errors.js";
-import { serializeDocument } from "../core/serialize.js";
+import { modelView, presentDocument } from "../core/present.js";
 import type { AnyModel, User } from "../core/types.js";
 import { clientIp, type LoginGuard } from "../ops/rateLimit.js";
 import { issueTokens, type JwtAuthOptions, loadActiveUser } from "./jwt.js";
@@ -188,13 +188,15 @@ export function jwtRoutes(
     }),
   );
 
+  // The caller's user as REST shows any document of the model: through its view, so whatever
+  // the schema hides (`select: false`) stays hidden however the document was loaded.
   router.get(
     "/me",
     wrap(async (req, res) => {
       const user = callerOf(req);
       const doc = await userModel.findById(user.id).exec();
       if (!doc) throw unauthenticated("The user no longer exists.");
-      res.json({ data: serializeDocument(doc) });
+      res.json({ data: presentDocument(modelView(userModel, "rest"), doc) });
     }),
   );
 

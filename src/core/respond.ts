@@ -3,9 +3,9 @@
  * then hand the result to the user's response handler (stripped again after it, so a
  * handler cannot put a hidden field back).
  */
+import { presentDocument } from "./present.js";
 import type { Resource } from "./resource.js";
-import { serializeDocument } from "./serialize.js";
-import type { CrudMethod, PlainObject, RequestContext, StoredDocument } from "./types.js";
+import type { CrudMethod, RequestContext, StoredDocument } from "./types.js";
 import type { SurfaceView } from "./viewTypes.js";
 
 export async function respond(
@@ -16,7 +16,7 @@ export async function respond(
   docs: StoredDocument | StoredDocument[],
 ): Promise<unknown> {
   const { hidden } = view;
-  const strip = (doc: StoredDocument) => hidden.stripHidden(serializeDocument(doc)) as PlainObject;
+  const strip = (doc: StoredDocument) => presentDocument(view, doc);
   const value = Array.isArray(docs) ? docs.map(strip) : strip(docs);
   const { options } = resource;
   if (view.surface === "tools" && options.mcp?.mcpResponseHandler) {

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import type { Express } from "express";
 import jwt from "jsonwebtoken";
+import mongoose, { Schema } from "mongoose";
 import request from "supertest";
+import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { authUserPlugin } from "../../src/auth/userPlugin.js";
+import type { PlainObject } from "../../src/core/types.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { User } from "../helpers/models.js";
@@ -100,5 +104,39 @@ describe("JWT auth", () => {
     }
     const malformedHeader = await request(app).get("/todos").set("Authorization", "Token abc");
     assert.equal(malformedHeader.status, 401);
+  });
+});
+
+describe("GET /auth/me through the user model's view", () => {
+  // Fields hidden by the schema, under names no secret-name list would catch, and a query hook
+  // of the app's own that always loads them: only the view keeps them from leaving.
+  const staffSchema = new Schema(
+    {
+      name: String,
+      recoveryPin: { type: String, select: false },
+      profile: { city: String, backupCode: { type: String, select: false } },
+    },
+    { timestamps: true },
+  ).plugin(authUserPlugin);
+  staffSchema.pre("findOne", function () {
+    this.select("+recoveryPin +profile.backupCode");
+  });
+  const Staff = mongoose.models.MeStaff ?? mongoose.model("MeStaff", staffSchema);
+
+  test("select: false fields never leave, however the document was loaded", async () => {
+    const app = new TerrenoApp({ userModel: Staff, auth: { jwt: { secret: JWT_SECRET } } }).build();
+    const staff = await signUp(app, "sam");
+    await Staff.updateOne(
+      { _id: staff.userId },
+      { $set: { recoveryPin: "4921", profile: { city: "Oslo", backupCode: "kq-77" } } },
+    ).exec();
+    const loaded = await Staff.findById(staff.userId).lean<PlainObject>().exec();
+    assert.equal(loaded?.recoveryPin, "4921", "the app's hook loads the hidden field");
+
+    const res = await request(app).get("/auth/me").set(bearer(staff));
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.id, staff.userId);
+    assert.deepEqual(res.body.data.profile, { city: "Oslo" });
+    assert.doesNotMatch(JSON.stringify(res.body), /recoveryPin|4921|backupCode|kq-77|passwordHash/);
   });
 });

@@ -1,13 +1,15 @@
 /**
  * Discovery tools (`mcp: {discovery: true}`) over a real MCP client and getMCPTools():
  * describe_models follows the per-caller visibility rule, never shows hidden fields, infers
- * relationships and matches queries fuzzily; whoami shows safe fields by default.
+ * relationships and matches queries fuzzily; whoami shows only the user fields the app chose
+ * and its user model's view shows.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import mongoose, { Schema } from "mongoose";
 import { getMCPTools } from "../../src/ai/getMCPTools.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { authUserPlugin } from "../../src/auth/userPlugin.js";
 import { IsAdmin, IsAuthenticated } from "../../src/core/permissions.js";
 import type { McpEndpointOptions } from "../../src/mcp/options.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
@@ -30,6 +32,9 @@ useTestDatabase("discovery");
 const mealSchema = new Schema({
   label: { type: String, required: true, enum: ["breakfast", "lunch", "dinner"] },
   foods: [{ type: Schema.Types.ObjectId, ref: "Food" }],
+  // Hidden by the schema under names no secret-name list would catch: only the view hides them.
+  kitchenNotes: { type: String, select: false },
+  recipe: { steps: String, grandmasTwist: { type: String, select: false } },
 });
 const Meal = mongoose.models.Meal ?? mongoose.model("Meal", mealSchema);
 
@@ -142,6 +147,8 @@ describe("discovery tools over MCP", () => {
     assert.ok(!fieldsOf("User").includes("passwordHash"));
     assert.ok(!fieldsOf("Todo").includes("__v"));
     assert.doesNotMatch(JSON.stringify(theirs), /internalNote|passwordHash|"name":"email"/);
+    assert.ok(fieldsOf("Meal").includes("recipe.steps"));
+    assert.doesNotMatch(JSON.stringify(theirs), /kitchenNotes|grandmasTwist/);
   });
 
   test("fields carry type, required, enum and ref", async () => {
@@ -274,15 +281,32 @@ describe("discovery tools through getMCPTools", () => {
     assert.ok(all.models.some((m) => m.name === "User"));
   });
 
-  test("whoamiFields refuses secrets and reserved names at start-up", () => {
+  test("whoamiFields refuses the user model's hidden fields and reserved names at start-up", () => {
     assert.throws(
       () => buildApp({ discovery: { whoamiFields: ["passwordHash"] } }).toolDefinitions,
-      /looks like a secret/,
+      /"passwordHash": the user model hides it/,
     );
     assert.throws(
       () => buildApp({ discovery: { whoamiFields: ["admin"] } }).toolDefinitions,
       /whoami returns it already/,
     );
+    // The user model's view decides, not the field's name: a `select: false` field under an
+    // innocent name is refused, and a visible one is served whatever it is called.
+    const staffSchema = new Schema({
+      name: String,
+      badgePin: { type: String, select: false },
+      hashtag: String,
+    }).plugin(authUserPlugin);
+    const Staff = mongoose.models.DiscoveryStaff ?? mongoose.model("DiscoveryStaff", staffSchema);
+    const staffApp = (whoamiFields: string[]) =>
+      new TerrenoApp({
+        userModel: Staff,
+        auth: { jwt: { secret: JWT_SECRET } },
+        mcp: { discovery: { whoamiFields } },
+      }).register(modelRouter(Todo, todoOptions())).toolDefinitions;
+    assert.throws(() => staffApp(["badgePin"]), /"badgePin": the user model hides it/);
+    const whoami = staffApp(["hashtag"]).find((tool) => tool.name === "whoami");
+    assert.ok(whoami?.outputSchema?.properties && "hashtag" in whoami.outputSchema.properties);
   });
 
   test("off by default", () => {

@@ -4,10 +4,10 @@
  * definitions with no resource: listed, validated, rate limited and answered through the
  * same pipeline as every other tool. Built once per app; filtered per caller per call.
  */
+import { modelResource } from "../../core/present.js";
 import type { Resource } from "../../core/resource.js";
 import type { AnyModel, PlainObject, User } from "../../core/types.js";
 import type { AccessRule } from "../../core/verdict.js";
-import { describeModel } from "../../schema/describeModel.js";
 import type { FieldDescriptor, JsonSchema } from "../../schema/types.js";
 import { compileValidator } from "../../schema/validator.js";
 import type { HandlerToolDefinition, ToolDefinition } from "../toolDefinitions.js";
@@ -18,8 +18,8 @@ import { buildModelTemplates, type ModelEntry, modelsFor } from "./modelCatalog.
 export interface DiscoveryOptions {
   /**
    * User fields `whoami` returns next to `userId`, `admin`, `authMethod` and `scopes`.
-   * Default `["name"]`. Never returned whatever is listed: secrets (`passwordHash`,
-   * `select: false` paths) and the reserved names.
+   * Default `["name"]`. Naming a field the user model's view hides (`select: false`, such as
+   * `passwordHash`) or a reserved name fails at start-up.
    */
   whoamiFields?: string[];
 }
@@ -172,7 +172,6 @@ export function describeModelsTool(
 }
 
 const RESERVED = new Set(["userId", "admin", "authMethod", "scopes", "id", "_id"]);
-const SECRET = /password|secret|token|hash|salt|otp|apikey|api_key/i;
 
 function userFieldSchema(field: FieldDescriptor | undefined): JsonSchema {
   switch (field?.kind) {
@@ -190,9 +189,12 @@ function userFieldSchema(field: FieldDescriptor | undefined): JsonSchema {
   }
 }
 
-/** The user fields `whoami` may return: the listed ones, minus reserved, secret and `select: false`. */
+/**
+ * The user fields `whoami` may return: the listed ones, each checked against the user model's
+ * own tools view (what its schema hides, `select: false`), the one rule for hidden fields.
+ */
 function whoamiFieldsOf(fields: readonly string[], userModel: AnyModel | undefined) {
-  const description = userModel ? describeModel(userModel) : undefined;
+  const user = userModel ? modelResource(userModel) : undefined;
   const allowed: Array<{ name: string; schema: JsonSchema }> = [];
   for (const name of fields) {
     if (RESERVED.has(name)) {
@@ -200,12 +202,12 @@ function whoamiFieldsOf(fields: readonly string[], userModel: AnyModel | undefin
         `terreno-mcp: whoamiFields may not name "${name}": whoami returns it already.`,
       );
     }
-    if (SECRET.test(name)) {
-      throw new Error(`terreno-mcp: whoamiFields may not name "${name}": it looks like a secret.`);
+    if (user?.views.tools.hidden.isHidden(name)) {
+      throw new Error(
+        `terreno-mcp: whoamiFields may not name "${name}": the user model hides it (select: false).`,
+      );
     }
-    const field = description?.byPath.get(name);
-    if (field?.selectFalse) continue;
-    allowed.push({ name, schema: userFieldSchema(field) });
+    allowed.push({ name, schema: userFieldSchema(user?.description.byPath.get(name)) });
   }
   return allowed;
 }

@@ -43,7 +43,10 @@ function refOf(field: FieldDescriptor): string | undefined {
   return field.ref ?? field.items?.ref;
 }
 
-/** Visible fields, nested ones as dotted names; `_id` is the tools' `id`, `__v` is internal. */
+/**
+ * The fields the tools view shows (its hidden fields: `select: false` and `mcp.excludeFields`),
+ * nested ones as dotted names; `_id` is the tools' `id`, `__v` is internal.
+ */
 function fieldsOf(resource: Resource): ModelField[] {
   const { hidden } = resource.views.tools;
   const { description } = resource;
@@ -51,7 +54,7 @@ function fieldsOf(resource: Resource): ModelField[] {
   const walk = (fields: Record<string, FieldDescriptor>) => {
     for (const field of Object.values(fields)) {
       const { path } = field;
-      if (hidden.isHidden(path) || field.selectFalse || path.includes("$")) continue;
+      if (hidden.isHidden(path) || path.includes("$")) continue;
       if (path === "__v" || (field.system && path.endsWith("__v"))) continue;
       const ref = refOf(field);
       const values = field.enum ?? field.items?.enum;
