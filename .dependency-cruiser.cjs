@@ -46,16 +46,10 @@ const TEMPORARY_EXCEPTIONS = {
     ["src/chat/chatTelemetry.ts", "src/app/TerrenoApp.ts"],
     ["src/chat/chatTools.ts", "src/app/TerrenoApp.ts"],
   ],
-  "services-no-adapter": [
-    // The audit-log plugin mounts the audit model as a REST router.
-    ["src/ops/auditMongo.ts", "src/rest/modelRouter.ts"],
-  ],
   "no-adapter-to-adapter": [
     // The chat's tools come from the tool runner, not from the AI SDK adapter (issue 20 item 2).
     ["src/chat/chatTools.ts", "src/ai/getMCPTools.ts"],
     ["src/chat/chatTools.ts", "src/ai/toolOutput.ts"],
-    // The chat plugin mounts its conversation model as a REST router.
-    ["src/chat/chatRoutes.ts", "src/rest/modelRouter.ts"],
     // The OAuth server's default resource is the MCP endpoint's path.
     ["src/oauth/oauthServer.ts", "src/mcp/endpoint.ts"],
   ],

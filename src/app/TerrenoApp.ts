@@ -14,13 +14,12 @@ import express, {
 import helmet from "helmet";
 import mongoose, { type Connection } from "mongoose";
 import type { z } from "zod";
-import { createCallerResolver } from "../auth/callerResolver.js";
-import { jwtRoutes } from "../auth/jwtRoutes.js";
-import { personalTokenRoutes } from "../auth/tokenRoutes.js";
+import { type AuthProvider, createCallerResolver } from "../auth/callerResolver.js";
 import type { CustomToolConfig } from "../core/actionTypes.js";
 import { TerrenoError } from "../core/errors.js";
 import { consoleLogger, type Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
+import { defineResource } from "../core/resource.js";
 import type { OperationObserver, User } from "../core/types.js";
 import { bodyTooDeep } from "../http/bodyErrors.js";
 import { errorMiddleware, sendError } from "../http/sendError.js";
@@ -30,11 +29,11 @@ import { type AuditSink, auditObserver } from "../ops/audit.js";
 import { type RateLimit, RateLimits, type RateLimitWindow } from "../ops/rateLimit.js";
 import { httpTelemetry } from "../ops/telemetry.js";
 import { CUSTOM_TOOLS_PATH, customToolRouter } from "../rest/customToolRoutes.js";
-import { resourceOf } from "../rest/modelRouter.js";
+import { type RestServices, resourceOf, restRouter } from "../rest/modelRouter.js";
 import { customToolDefinition, withActionAndCustomTools } from "../tools/actionTools.js";
 import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
-import { appAuth } from "./authProviders.js";
+import { builtInAuthPlugins } from "./authPlugins.js";
 import { defaultPathFor } from "./defaultPath.js";
 import type { TerrenoAppOptions } from "./options.js";
 import { requestLogger } from "./requestLogger.js";
@@ -55,10 +54,12 @@ export type { RunningServer, StartOptions } from "./serve.js";
  * `validation_failed` naming the path), with an iterative scan, so no recursive walk (key
  * checks, schema validation, serialization) ever sees them.
  */
-function limitBodyDepth(req: Request, res: Response, next: NextFunction): void {
-  const tooDeep = bodyTooDeep(req.body, "validation_failed");
-  if (tooDeep) sendError(res, tooDeep);
-  else next();
+function limitBodyDepth(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const tooDeep = bodyTooDeep(req.body, "validation_failed");
+    if (tooDeep) sendError(res, tooDeep, logger);
+    else next();
+  };
 }
 
 export class TerrenoApp {
@@ -198,7 +199,8 @@ export class TerrenoApp {
   /**
    * The plugins every app has, registered after the app's own like any other: the MCP
    * endpoint (unless `mcp.enabled` is false; it mounts nothing without tools) and
-   * `GET /openapi.json` with `/docs` (unless `openapi: false`).
+   * `GET /openapi.json` with `/docs` (unless `openapi: false`). The built-in auth plugins
+   * (builtInAuthPlugins) come before the app's own.
    */
   private defaultPlugins(): TerrenoPlugin[] {
     const { options } = this;
@@ -209,10 +211,24 @@ export class TerrenoApp {
   }
 
   build(): Express {
-    const { options } = this;
-    const { providers, personalTokens } = appAuth(options);
+    const { options, logger } = this;
+    const authPlugins = builtInAuthPlugins(options);
+    const plugins = [...authPlugins, ...this.plugins, ...this.defaultPlugins()];
+    // Tried in order: the built-in auth, the app's own `auth.providers`, then the plugins'.
+    const providersOf = (list: readonly TerrenoPlugin[]): AuthProvider[] =>
+      list.flatMap((plugin) => (plugin.authProvider ? [plugin.authProvider] : []));
+    const providers = [
+      ...providersOf(authPlugins),
+      ...(options.auth?.providers ?? []),
+      ...providersOf(plugins.slice(authPlugins.length)),
+    ];
+    const services: RestServices = {
+      logger,
+      ...(this.observer ? { observer: this.observer } : {}),
+      ...(this.rateLimits.enabled ? { rateLimits: this.rateLimits } : {}),
+    };
     const ctx: AppContext = {
-      logger: this.logger,
+      logger,
       connection: this.connection,
       resolveCaller: createCallerResolver(providers),
       resources: this.resources,
@@ -228,6 +244,8 @@ export class TerrenoApp {
       authorizationServers: this.plugins.flatMap((plugin) =>
         plugin.authorizationServer ? [plugin.authorizationServer] : [],
       ),
+      modelRouter: (model, routerOptions) =>
+        restRouter(defineResource(model, routerOptions), services),
     };
     if (ctx.customTools) {
       const taken = this.mounted.find(
@@ -240,14 +258,8 @@ export class TerrenoApp {
       }
     }
     this.rateLimits.prepare(this.resources);
-    const plugins = [...this.plugins, ...this.defaultPlugins()];
-    for (const plugin of plugins) if (plugin.authProvider) providers.push(plugin.authProvider);
 
     const app = express();
-    app.locals.terrenoLogger = this.logger;
-    app.locals.terrenoObserver = ctx.observer;
-    // Read by the model routers: REST writes spend the caller's points (src/ops/rateLimit.ts).
-    app.locals.terrenoRateLimits = ctx.rateLimits;
     app.disable("x-powered-by");
     app.set("trust proxy", options.trustProxy ?? false);
     // Security headers on every response (nosniff, frame and referrer policies, a strict CSP…).
@@ -264,6 +276,7 @@ export class TerrenoApp {
         sendError(
           res,
           new TerrenoError("shutting_down", "The server is shutting down; retry shortly."),
+          logger,
         );
         return;
       }
@@ -276,9 +289,6 @@ export class TerrenoApp {
       );
     }
     for (const plugin of plugins) plugin.beforeBodyParser?.(app, ctx);
-    // Auth routes: requests per client IP, refused before their bodies are parsed.
-    const authRateLimit = ctx.rateLimits?.authRoutes(options.auth?.path ?? "/auth");
-    if (authRateLimit) app.use(authRateLimit);
     // PATCH bodies are JSON Merge Patches (RFC 7396), whose own type is also accepted.
     app.use(
       express.json({
@@ -287,40 +297,34 @@ export class TerrenoApp {
       }),
     );
     // Before anything walks the body recursively: a 400 naming where it gets too deep.
-    app.use(limitBodyDepth);
+    app.use(limitBodyDepth(logger));
 
-    const authPath = options.auth?.path ?? "/auth";
-    const publicAuthRoutes = new Set(
-      ["/signup", "/login", "/refresh_token"].map((r) => authPath + r),
-    );
+    const publicPaths = new Set(plugins.flatMap((plugin) => plugin.publicPaths ?? []));
     app.use(async (req: Request, res: Response, next: NextFunction) => {
-      if (publicAuthRoutes.has(req.path)) return next();
+      if (publicPaths.has(req.path)) return next();
       try {
         (req as Request & { user?: User }).user = await ctx.resolveCaller(req.headers);
         next();
       } catch (error) {
-        sendError(res, error);
+        sendError(res, error, logger);
       }
     });
 
-    if (options.auth?.jwt && options.userModel) {
-      app.use(authPath, jwtRoutes(options.userModel, options.auth.jwt, ctx.rateLimits?.loginGuard));
-    }
-    // POST is rate limited per IP with the other auth routes (RATE_LIMITED_AUTH_ROUTES).
-    if (personalTokens && options.userModel) {
-      app.use(`${authPath}/tokens`, personalTokenRoutes(options.userModel, personalTokens));
-    }
     for (const plugin of plugins) plugin.register?.(app, ctx);
     // POST /tools/<name>: the custom tools over REST (src/rest/customToolRoutes.ts).
     if (ctx.customTools) {
       app.use(CUSTOM_TOOLS_PATH, customToolRouter(ctx.customTools, ctx.rateLimits, ctx.observer));
     }
-    for (const { path, router } of this.mounted) app.use(path, router);
+    // A model router is mounted as its resource's routes wired to this app's services.
+    for (const { path, router, resource } of this.mounted) {
+      app.use(path, resource ? restRouter(resource, services) : router);
+    }
 
     app.use((req: Request, res: Response) => {
-      sendError(res, new TerrenoError("not_found", `No route matches ${req.method} ${req.path}.`));
+      const error = new TerrenoError("not_found", `No route matches ${req.method} ${req.path}.`);
+      sendError(res, error, logger);
     });
-    app.use(errorMiddleware(this.logger));
+    app.use(errorMiddleware(logger));
     return app;
   }
 

@@ -2,12 +2,13 @@
  * The plugin contract: what a TerrenoApp plugin may implement (TerrenoPlugin) and what it is
  * handed (AppContext). Only types; the one file of src/app that adapters and services import.
  */
-import type { Express } from "express";
+import type { Express, Router } from "express";
 import type { Connection } from "mongoose";
 import type { AuthProvider, CallerResolver } from "../auth/callerResolver.js";
+import type { ModelRouterOptions } from "../core/crudOptions.js";
 import type { Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
-import type { OperationObserver } from "../core/types.js";
+import type { AnyModel, OperationObserver } from "../core/types.js";
 import type { MountedResource } from "../openapi/types.js";
 import type { AuditSink } from "../ops/audit.js";
 import type { RateLimits } from "../ops/rateLimit.js";
@@ -36,6 +37,12 @@ export interface AppContext {
   tools: readonly ToolDefinition[];
   /** The OAuth authorization servers the app's plugins run (`TerrenoPlugin.authorizationServer`). */
   authorizationServers: ReadonlyArray<{ issuer: string; resource: string }>;
+  /**
+   * `modelRouter(model, options)` wired to this app: its writes reach the app's audit
+   * observer, spend the app's rate limits, and its faults go to the app's logger. For a
+   * plugin's own models (stored chats, audit events); they are not offered as tools.
+   */
+  modelRouter<M extends AnyModel>(model: M, options: ModelRouterOptions<M>): Router;
 }
 
 /** Anything that adds routes or middleware: auth providers, a chat route, the MCP endpoint. */
@@ -47,6 +54,11 @@ export interface TerrenoPlugin {
   register?(app: Express, ctx: AppContext): void;
   /** Extra auth provider contributed by the plugin. */
   authProvider?: AuthProvider;
+  /**
+   * Request paths where the app resolves no caller, so a stale or bad token cannot refuse them
+   * (the JWT plugin's signup, login and refresh_token).
+   */
+  publicPaths?: readonly string[];
   /** An audit sink contributed by the plugin (e.g. `auditToMongo()`), next to `onAudit`. */
   onAudit?: AuditSink;
   /**

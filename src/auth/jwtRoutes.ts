@@ -5,8 +5,10 @@
  */
 import express, { type Request, type Router } from "express";
 import { type FieldErrors, unauthenticated, validationFailed } from "../core/errors.js";
+import type { Logger } from "../core/logger.js";
 import { modelView, presentDocument } from "../core/present.js";
 import type { AnyModel, User } from "../core/types.js";
+import { errorMiddleware } from "../http/sendError.js";
 import { clientIp, type LoginGuard } from "../ops/rateLimit.js";
 import { issueTokens, type JwtAuthOptions, loadActiveUser } from "./jwt.js";
 import { hashPassword, passwordProblem, verifyPassword } from "./password.js";
@@ -63,11 +65,17 @@ function refuseUnknownKeys(body: Body, allowed: readonly string[], errors: Field
 
 const SESSION_ONLY = "This route needs a signed-in session; an access token cannot use it.";
 
-/** `loginGuard`: the app's login lockout (src/ops/loginLockout.ts), when rate limits are on. */
+export interface JwtRouteServices {
+  /** Where server faults are reported: the app's logger. */
+  logger: Logger;
+  /** The app's login lockout (src/ops/loginLockout.ts), when rate limits are on. */
+  loginGuard?: LoginGuard;
+}
+
 export function jwtRoutes(
   userModel: AnyModel,
   options: JwtAuthOptions,
-  loginGuard?: LoginGuard,
+  { logger, loginGuard }: JwtRouteServices,
 ): Router {
   const router = express.Router();
   const signupFields = (options.signupFields ?? ["name"]).filter((f) => userModel.schema.path(f));
@@ -200,5 +208,6 @@ export function jwtRoutes(
     }),
   );
 
+  router.use(errorMiddleware(logger));
   return router;
 }

@@ -3,7 +3,6 @@ import type { NextFunction, Request, Response } from "express";
 import { forbidden, unauthenticated } from "../core/errors.js";
 import { isSessionCaller } from "../core/scopes.js";
 import type { User } from "../core/types.js";
-import { sendError } from "../http/sendError.js";
 
 export function callerOf(req: Request): User {
   const user = (req as Request & { user?: User }).user;
@@ -20,13 +19,14 @@ export function sessionCallerOf(req: Request, detail: string): User {
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
+/** A route's failure goes on to the router's error middleware (errorMiddleware(logger), last). */
 export const wrap =
-  (handle: Handler): Handler =>
-  async (req, res) => {
+  (handle: Handler) =>
+  async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       await handle(req, res);
     } catch (error) {
-      sendError(res, error);
+      next(error);
     }
   };
 

@@ -9,8 +9,10 @@
  */
 import express, { type Router } from "express";
 import { type FieldErrors, notFound, TerrenoError, validationFailed } from "../core/errors.js";
+import type { Logger } from "../core/logger.js";
 import { scopeRefusal, scopesAllow } from "../core/scopes.js";
 import type { AnyModel } from "../core/types.js";
+import { errorMiddleware } from "../http/sendError.js";
 import {
   accessTokenModel,
   countPersonalTokens,
@@ -64,7 +66,8 @@ function readCreateBody(body: unknown, options: Required<PersonalTokenOptions>):
 
 export function personalTokenRoutes(
   userModel: AnyModel,
-  personalTokenOptions: PersonalTokenOptions = {},
+  personalTokenOptions: PersonalTokenOptions,
+  logger: Logger,
 ): Router {
   const options = { ...DEFAULT_PERSONAL_TOKEN_OPTIONS, ...personalTokenOptions };
   if (options.defaultExpiresInDays > options.maxExpiresInDays) {
@@ -118,5 +121,6 @@ export function personalTokenRoutes(
     }),
   );
 
+  router.use(errorMiddleware(logger));
   return router;
 }

@@ -105,12 +105,10 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
     docsTool: options.docs ? searchDocsTool(options.docs) : undefined,
   });
   const telemetry = telemetryHandler(options.telemetryWindow ?? 500);
-  const conversations = conversationsRouter();
-  const feedback = feedbackRouter(persist);
 
   return {
     name: "chat",
-    register(app) {
+    register(app, ctx) {
       const limit = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
       const limiter = limit
         ? terreno.rateLimiter("chat", {
@@ -127,8 +125,8 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
       app.get(`${basePath}/info`, requireUser, chatInfoHandler(info));
       app.get(`${basePath}/telemetry`, requireUser, telemetry);
       app.get(`${basePath}/conversations/:id/messages`, requireUser, listMessages);
-      app.use(`${basePath}/conversations`, conversations);
-      app.use(`${basePath}/feedback`, feedback);
+      app.use(`${basePath}/conversations`, conversationsRouter(ctx));
+      app.use(`${basePath}/feedback`, feedbackRouter(ctx, persist));
     },
   };
 }

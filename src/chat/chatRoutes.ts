@@ -6,10 +6,10 @@
  */
 import type { Response, Router } from "express";
 import mongoose from "mongoose";
+import type { AppContext } from "../app/types.js";
 import { notFound, TerrenoError, validationFailed } from "../core/errors.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../core/permissions.js";
 import type { PlainObject, User } from "../core/types.js";
-import { modelRouter } from "../rest/modelRouter.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { findOwnedConversation } from "./chatStore.js";
 import { ChatFeedback, ChatMessage, Conversation } from "./models.js";
@@ -19,7 +19,7 @@ import { decodeParts } from "./storedParts.js";
  * `/chat/conversations[/:id]`, the caller's own. `POST /chat` starts them; PATCH renames one
  * (`title` only: the rest is the chat's to set); DELETE takes its messages and feedback with it.
  */
-export function conversationsRouter(): Router {
+export function conversationsRouter({ modelRouter }: Pick<AppContext, "modelRouter">): Router {
   return modelRouter(Conversation, {
     permissions: {
       list: [IsAuthenticated],
@@ -55,7 +55,10 @@ export function conversationsRouter(): Router {
  * list is a 405). `messageId` is the stored row's id or the UI message id; with `persist` it must
  * be one of the caller's messages, and the feedback is filed under that message's conversation.
  */
-export function feedbackRouter(persist: boolean): Router {
+export function feedbackRouter(
+  { modelRouter }: Pick<AppContext, "modelRouter">,
+  persist: boolean,
+): Router {
   return modelRouter(ChatFeedback, {
     permissions: {
       list: [IsAuthenticated],

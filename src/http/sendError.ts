@@ -5,7 +5,7 @@
  */
 import type { NextFunction, Request, Response } from "express";
 import { type TerrenoError, toErrorBody } from "../core/errors.js";
-import { consoleLogger, type Logger, reportFailure } from "../core/logger.js";
+import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import { bodyParserError } from "./bodyErrors.js";
 
@@ -13,13 +13,8 @@ export function toTerrenoError(error: unknown): TerrenoError {
   return bodyParserError(error) ?? normalizeError(error);
 }
 
-/** The logger TerrenoApp registered on the Express app, else the console. */
-export function loggerOf(req: Request | undefined): Logger {
-  const logger: unknown = req?.app?.locals?.terrenoLogger;
-  return (logger as Logger | undefined) ?? consoleLogger;
-}
-
-export function sendError(res: Response, error: unknown, logger: Logger = loggerOf(res.req)): void {
+/** `logger`: where a server fault is reported, the app's (handed over when routes are mounted). */
+export function sendError(res: Response, error: unknown, logger: Logger): void {
   const terrenoError = toTerrenoError(error);
   reportFailure(logger, terrenoError, {
     surface: "rest",
@@ -37,12 +32,12 @@ export function sendError(res: Response, error: unknown, logger: Logger = logger
   res.status(terrenoError.status).json(toErrorBody(terrenoError));
 }
 
-export function errorMiddleware(logger?: Logger) {
-  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
+export function errorMiddleware(logger: Logger) {
+  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) {
       next(error);
       return;
     }
-    sendError(res, error, logger ?? loggerOf(req));
+    sendError(res, error, logger);
   };
 }

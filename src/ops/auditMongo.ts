@@ -1,7 +1,8 @@
 /**
  * `auditToMongo()`: a TerrenoApp plugin that stores every audit event in a MongoDB collection
  * kept for `ttlDays`, and serves them at an admin-only `GET /audit` (list and read only, made
- * with this framework's own modelRouter, never offered as MCP or AI tools).
+ * with this framework's own modelRouter, the app's `ctx.modelRouter`, never offered as MCP or
+ * AI tools).
  *
  * Retention: a TTL index on `timestamp` where the database has them (MongoDB). Where creating
  * one is refused (FerretDB 1.x answers NotImplemented), the plugin prunes expired events
@@ -14,7 +15,6 @@ import { consoleLogger, type Logger } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import { IsAdmin } from "../core/permissions.js";
 import type { AnyModel, PermissionMethod } from "../core/types.js";
-import { modelRouter } from "../rest/modelRouter.js";
 import type { AuditEvent, AuditSink } from "./audit.js";
 
 export const DEFAULT_AUDIT_COLLECTION = "terreno_audit_events";
@@ -191,7 +191,7 @@ export function auditToMongo(options: AuditToMongoOptions = {}): AuditToMongoPlu
       if (path === false) return;
       app.use(
         path,
-        modelRouter(model(), {
+        ctx.modelRouter(model(), {
           permissions: { list: permissions, read: permissions },
           queryFields: AUDIT_QUERY_FIELDS,
           sort: { timestamp: -1, _id: -1 },

@@ -6,16 +6,16 @@ import type { RateLimits } from "./appRateLimits.js";
 import { clientIp } from "./rateLimitKeys.js";
 
 /**
- * REST: a router's POST/PATCH/DELETE spend the caller's write points (the app's `RateLimits`,
- * which TerrenoApp puts in `app.locals`; a router on a plain Express app is not limited).
+ * REST: a router's POST/PATCH/DELETE spend the caller's write points in `limits`, the app's
+ * `RateLimits` when they are on (TerrenoApp hands them to the routers it mounts; a router on a
+ * plain Express app has none and is not limited).
  */
-export function restWriteLimit(resource: Resource): RequestHandler {
+export function restWriteLimit(
+  resource: Resource,
+  limits: Pick<RateLimits, "consume"> | undefined,
+): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const limits = req.app?.locals?.terrenoRateLimits as RateLimits | undefined;
-    if (
-      !limits?.enabled ||
-      (req.method !== "POST" && req.method !== "PATCH" && req.method !== "DELETE")
-    )
+    if (!limits || (req.method !== "POST" && req.method !== "PATCH" && req.method !== "DELETE"))
       return next();
     limits
       .consume({

@@ -7,13 +7,29 @@ import express, { type Request, type Response, type Router } from "express";
 import type { ModelRouterOptions } from "../core/crudOptions.js";
 import { action, create, list, read, remove, runOperation, update } from "../core/index.js";
 import { isWrite } from "../core/isWrite.js";
+import { consoleLogger, type Logger } from "../core/logger.js";
+import type { OperationObserver } from "../core/observe.js";
 import { defineResource, type Resource } from "../core/resource.js";
 import type { AnyModel } from "../core/types.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
 import { errorMiddleware } from "../http/sendError.js";
-import { restWriteLimit } from "../ops/rateLimit.js";
+import { type RateLimits, restWriteLimit } from "../ops/rateLimit.js";
 import { parseListQuery } from "./parseListQuery.js";
 import { restContext } from "./requestContext.js";
+
+/**
+ * What an app hands the REST routes it mounts, as closures, never a side channel on the Express app: where
+ * faults are logged, the audit observer put in every RequestContext, and the write limits.
+ */
+export interface RestServices {
+  logger: Logger;
+  observer?: OperationObserver;
+  /** The app's rate limits, when on: POST/PATCH/DELETE and writing actions spend write points. */
+  rateLimits?: Pick<RateLimits, "consume">;
+}
+
+/** A router on a plain Express app: console logging, no audit observer, no rate limits. */
+const STANDALONE: RestServices = { logger: consoleLogger };
 
 const resources = new WeakMap<Router, Resource>();
 
@@ -35,10 +51,11 @@ function bodyOf(req: Request): unknown {
  * `{data}`. Mounted ahead of the router's write limit: actions spend write points unless
  * annotated read-only.
  */
-function mountActions(router: Router, resource: Resource): void {
+function mountActions(router: Router, resource: Resource, services: RestServices): void {
+  const { observer, rateLimits } = services;
   for (const [name, config] of Object.entries(resource.options.actions ?? {})) {
     const limit = isWrite({ method: name, annotations: config.annotations })
-      ? [restWriteLimit(resource)]
+      ? [restWriteLimit(resource, rateLimits)]
       : [];
     const path = config.scope === "instance" ? `/:id/${name}` : `/${name}`;
     router.post(path, ...limit, async (req: Request, res: Response) => {
@@ -46,7 +63,8 @@ function mountActions(router: Router, resource: Resource): void {
         ...(config.scope === "instance" ? { id: req.params.id } : {}),
         input: bodyOf(req),
       };
-      res.json({ data: await runOperation(() => action(resource, restContext(req), name, input)) });
+      const ctx = restContext(req, observer);
+      res.json({ data: await runOperation(() => action(resource, ctx, name, input)) });
     });
   }
 }
@@ -54,37 +72,48 @@ function mountActions(router: Router, resource: Resource): void {
 /**
  * The REST routes of one model. The options are typed by the model: hooks, permissions and
  * actions receive its hydrated document, and field names are checked against its paths.
+ *
+ * The router returned serves the model on a plain Express app. TerrenoApp mounts, in its
+ * place, `restRouter()` of the same resource with the app's services (logger, audit observer,
+ * rate limits), so one router registered with two apps reports to each app's own.
  */
 export function modelRouter<M extends AnyModel>(model: M, options: ModelRouterOptions<M>): Router {
   const resource = defineResource(model, options);
+  const router = restRouter(resource, STANDALONE);
+  resources.set(router, resource);
+  return router;
+}
+
+/** The REST routes of a resource, reporting to and limited by the given services. */
+export function restRouter(resource: Resource, services: RestServices): Router {
+  const { observer, rateLimits, logger } = services;
+  const restCtx = (req: Request) => restContext(req, observer);
   const router = express.Router();
-  mountActions(router, resource);
+  mountActions(router, resource, services);
   // POST/PATCH/DELETE spend the caller's write points (the app's limits, or this router's own).
-  router.use(restWriteLimit(resource));
+  router.use(restWriteLimit(resource, rateLimits));
 
   router.get("/", async (req: Request, res: Response) => {
-    res.json(await runOperation(() => list(resource, restContext(req), parseListQuery(req))));
+    res.json(await runOperation(() => list(resource, restCtx(req), parseListQuery(req))));
   });
   router.post("/", async (req: Request, res: Response) => {
     const input = { body: bodyOf(req), populate: req.query.populate };
-    const data = await runOperation(() => create(resource, restContext(req), input));
+    const data = await runOperation(() => create(resource, restCtx(req), input));
     res.status(201).json({ data });
   });
   router.get("/:id", async (req: Request, res: Response) => {
     const input = { id: req.params.id, populate: req.query.populate };
-    res.json({ data: await runOperation(() => read(resource, restContext(req), input)) });
+    res.json({ data: await runOperation(() => read(resource, restCtx(req), input)) });
   });
   router.patch("/:id", async (req: Request, res: Response) => {
     const input = { id: req.params.id, body: bodyOf(req), populate: req.query.populate };
-    res.json({ data: await runOperation(() => update(resource, restContext(req), input)) });
+    res.json({ data: await runOperation(() => update(resource, restCtx(req), input)) });
   });
   router.delete("/:id", async (req: Request, res: Response) => {
-    await runOperation(() => remove(resource, restContext(req), { id: req.params.id }));
+    await runOperation(() => remove(resource, restCtx(req), { id: req.params.id }));
     res.status(204).end();
   });
   // Also catches failures when the router is mounted on a plain Express app.
-  router.use(errorMiddleware());
-
-  resources.set(router, resource);
+  router.use(errorMiddleware(logger));
   return router;
 }

@@ -4,15 +4,15 @@ import type { OperationObserver } from "../core/observe.js";
 import type { RequestContext, User } from "../core/types.js";
 import { routeTemplate } from "../http/routeTemplate.js";
 
-export function restContext(req: Request): RequestContext {
+/** `observer`: the app's audit observer, handed to the router when the app mounted it. */
+export function restContext(req: Request, observer?: OperationObserver): RequestContext {
   const route = routeTemplate(req);
-  const observer: unknown = req.app?.locals?.terrenoObserver;
   return {
     user: (req as Request & { user?: User }).user,
     transport: "rest",
     headers: req.headers as Record<string, string | undefined>,
     raw: req,
     operation: route ? `${req.method} ${route}` : req.method,
-    ...(observer ? { observer: observer as OperationObserver } : {}),
+    ...(observer ? { observer } : {}),
   };
 }
