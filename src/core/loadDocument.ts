@@ -1,7 +1,8 @@
 /**
- * Loads one document by id for read/update/delete: malformed ids, soft-deleted documents
- * and documents the caller may not read are all the same 404, then the method's own
- * object-level permission decides (403).
+ * Loads one document by id for read/update/delete/actions: malformed ids, soft-deleted
+ * documents and documents the caller may not read are all the same 404, then the method's own
+ * object-level permission decides (403). Permissions judge the stored document (refs as ids),
+ * whichever method asked; `populate` is applied only after they pass, for the response.
  */
 import mongoose from "mongoose";
 import { notFound } from "./errors.js";
@@ -36,12 +37,9 @@ export async function loadDocument(
   if (resource.description.softDelete) {
     filter.deleted = { $ne: true };
   }
-  let query = resource.model.findOne(filter);
-  for (const option of populate) {
-    query = query.populate(option);
-  }
-  const doc = await query.exec();
+  const doc = await resource.model.findOne(filter).exec();
   if (!doc) throw missing();
   await checkObjectPermissions(permissions, method, ctx.user, doc, missing);
+  if (populate.length > 0) await doc.populate(populate);
   return doc;
 }

@@ -28,6 +28,7 @@ export function watched(driver: Driver): Driver {
     create: async (...args) => check(driver, await driver.create(...args)),
     update: async (...args) => check(driver, await driver.update(...args)),
     delete: async (...args) => check(driver, await driver.delete(...args)),
+    action: async (...args) => check(driver, await driver.action(...args)),
     close: () => driver.close(),
   };
 }

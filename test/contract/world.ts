@@ -5,12 +5,14 @@
  */
 import type { Express } from "express";
 import mongoose, { Schema } from "mongoose";
+import { z } from "zod";
 import type { User as CallerUser } from "../../src/core/types.js";
 import {
   type User as Caller,
   IsAuthenticated,
   IsOwner,
   modelRouter,
+  type PermissionMethod,
   type PlainObject,
   TerrenoApp,
   TerrenoError,
@@ -58,6 +60,32 @@ const gizmoSchema = new Schema({
 });
 export const Gizmo = mongoose.models.Gizmo ?? mongoose.model("Gizmo", gizmoSchema);
 
+/**
+ * Issue #22's model, as a new app writes one: members (a ref inside an array of subdocuments)
+ * populated by default and checked by a member rule, a top-level ref, an array of refs,
+ * milestones with a required title, a Map, nested settings with defaults, an enum default.
+ */
+const projectSchema = new Schema({
+  name: { type: String, required: true },
+  members: [
+    {
+      user: { type: Schema.Types.ObjectId, ref: "User", required: true },
+      role: { type: String, enum: ["editor", "viewer"], default: "viewer" },
+    },
+  ],
+  lead: { type: Schema.Types.ObjectId, ref: "User" },
+  reviewers: [{ type: Schema.Types.ObjectId, ref: "User" }],
+  milestones: [{ title: { type: String, required: true }, done: Boolean, due: Date }],
+  labels: { type: Map, of: String },
+  settings: {
+    visibility: { type: String, enum: ["private", "team", "public"], default: "private" },
+    color: String,
+  },
+  status: { type: String, enum: ["draft", "active", "archived"], default: "draft" },
+  summary: String,
+});
+export const Project = mongoose.models.Project ?? mongoose.model("Project", projectSchema);
+
 // ---- Hooks the cases observe ----------------------------------------------------------------
 
 export interface HookCall {
@@ -78,6 +106,29 @@ export const sharedScope = (user?: CallerUser) =>
 
 /** /open: the caller's todos, by default only those not completed or of priority 1. */
 export const OPEN_DEFAULTS = { $or: [{ completed: false }, { priority: 1 }] };
+
+/**
+ * What every rule saw of a project's members (`user`: an id, or a populated document): the
+ * member permission, the hooks, the queryFilter and the action, by where they were called.
+ */
+export const SHAPES_SEEN: Array<{ where: string; user: "id" | "document" | "none" }> = [];
+
+function memberShape(where: string, doc: unknown): void {
+  const members = (doc as { members?: Array<{ user?: unknown }> } | undefined)?.members;
+  const user = members?.[0]?.user;
+  SHAPES_SEEN.push({
+    where,
+    user: user === undefined ? "none" : user instanceof mongoose.Types.ObjectId ? "id" : "document",
+  });
+}
+
+/** The rule issue #22 wrote: `String(m.user) === user.id`, true before any document is loaded. */
+export const isMember: PermissionMethod = (method, user, obj) => {
+  if (obj === undefined) return Boolean(user);
+  memberShape(`permission:${method}`, obj);
+  const members = (obj as { members?: Array<{ user?: unknown }> }).members ?? [];
+  return Boolean(user) && members.some((m) => String(m.user) === user?.id);
+};
 
 // ---- The app ------------------------------------------------------------------------------
 
@@ -159,6 +210,50 @@ export function buildContractApp(): TerrenoApp {
         preCreate: (body, req) => ({ ...body, ownerId: req.user?.id }),
         readOnlyFields: ["ownerId"],
         mcp: { methods: ["create", "read", "update"] },
+      }),
+    )
+    .register(
+      modelRouter(Project, {
+        permissions: {
+          list: [IsAuthenticated],
+          read: [isMember],
+          create: [IsAuthenticated],
+          update: [isMember],
+          delete: [isMember],
+        },
+        queryFields: ["name", "status", "settings.visibility", "members.user", "lead"],
+        queryFilter: (user) => (user ? { "members.user": user.id } : null),
+        populatePaths: [
+          { path: "members.user", fields: ["name"] },
+          { path: "lead", fields: ["name"] },
+          { path: "reviewers", fields: ["name"] },
+        ],
+        postCreate: (doc) => memberShape("postCreate", doc),
+        postUpdate: (doc, _body, _req, prev) => {
+          memberShape("postUpdate", doc);
+          memberShape("postUpdate prev", prev);
+        },
+        preDelete: (doc) => {
+          memberShape("preDelete", doc);
+          return doc;
+        },
+        postDelete: (doc) => memberShape("postDelete", doc),
+        actions: {
+          rename: {
+            scope: "instance",
+            description: "Renames a project.",
+            input: z.object({ name: z.string() }),
+            permissions: [isMember],
+            handler: async (_ctx, doc, input) => {
+              memberShape("action", doc);
+              const project = doc as mongoose.HydratedDocument<{ name: string }>;
+              project.name = (input as { name: string }).name;
+              await project.save();
+              return project;
+            },
+          },
+        },
+        mcp: { methods: [...ALL_TOOL_METHODS] },
       }),
     );
 }
@@ -260,6 +355,16 @@ export async function seedGizmo(owner: Account, fields: PlainObject = {}): Promi
     ...fields,
   });
   return String(doc._id);
+}
+
+export async function seedProject(fields: PlainObject = {}): Promise<string> {
+  fixtureCounter += 1;
+  const doc = await Project.create({ name: `fixture project ${fixtureCounter}`, ...fields });
+  return String(doc._id);
+}
+
+export async function storedProject(id: string): Promise<PlainObject | null> {
+  return Project.findById(id).lean<PlainObject>();
 }
 
 export async function storedTodo(id: string): Promise<PlainObject | null> {

@@ -1,6 +1,7 @@
 /** The contract table: every case runs on every surface (see ../contract.test.ts). */
 import { combinatorCases } from "./combinators.js";
 import { conflictCases } from "./conflicts.js";
+import { documentShapeCases } from "./documentShape.js";
 import { filterCases } from "./filters.js";
 import { hiddenFieldCases } from "./hiddenFields.js";
 import { internalErrorCases } from "./internalErrors.js";
@@ -22,6 +23,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...writeCases,
   ...mergePatchCases,
   ...internalErrorCases,
+  ...documentShapeCases,
 ];
 
 export type { CaseContext, ContractCase } from "./types.js";

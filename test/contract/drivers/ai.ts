@@ -8,7 +8,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { getMCPTools } from "../../../src/ai/index.js";
 import { failureFromBody, failureFromErrorText, type Outcome } from "../outcome.js";
 import type { Actor, World } from "../world.js";
-import type { Collection, Driver, ListArgs, Method } from "./types.js";
+import type { Collection, Driver, ListArgs } from "./types.js";
 
 export type AiMode = "execute" | "generateText";
 
@@ -122,7 +122,7 @@ export function aiDriver(world: World, mode: AiMode): Driver {
   async function call(
     as: Actor,
     collection: Collection,
-    method: Method,
+    method: string,
     input: Record<string, unknown>,
   ): Promise<Outcome> {
     const tools = toolsFor(as);
@@ -142,6 +142,8 @@ export function aiDriver(world: World, mode: AiMode): Driver {
     create: (as, collection, body) => call(as, collection, "create", body),
     update: (as, collection, id, body) => call(as, collection, "update", { id, ...body }),
     delete: (as, collection, id) => call(as, collection, "delete", { id }),
+    action: (as, collection, name, id, input) =>
+      call(as, collection, name, id === undefined ? input : { id, ...input }),
     async close() {
       toolSets.clear();
     },

@@ -19,7 +19,7 @@ import {
   statusOf,
 } from "../outcome.js";
 import type { Actor, World } from "../world.js";
-import type { Collection, Driver, ListArgs, Method } from "./types.js";
+import type { Collection, Driver, ListArgs } from "./types.js";
 
 interface Session {
   client?: McpTestClient;
@@ -108,7 +108,7 @@ export function mcpDriver(world: World, kind: ClientKind): Driver {
   async function call(
     as: Actor,
     collection: Collection,
-    method: Method,
+    method: string,
     args: Record<string, unknown>,
   ): Promise<Outcome> {
     const { client, tools, refused } = await session(as);
@@ -135,6 +135,8 @@ export function mcpDriver(world: World, kind: ClientKind): Driver {
     create: (as, collection, body) => call(as, collection, "create", body),
     update: (as, collection, id, body) => call(as, collection, "update", { id, ...body }),
     delete: (as, collection, id) => call(as, collection, "delete", { id }),
+    action: (as, collection, name, id, input) =>
+      call(as, collection, name, id === undefined ? input : { id, ...input }),
     async close() {
       for (const { client } of sessions.values()) await client?.close();
       sessions.clear();

@@ -91,6 +91,10 @@ export function restDriver(world: World): Driver {
     async delete(as, collection, id) {
       return normalize(await auth(as, request(app).delete(`/${collection}/${id}`)));
     },
+    async action(as, collection, name, id, input) {
+      const path = id === undefined ? `/${collection}/${name}` : `/${collection}/${id}/${name}`;
+      return normalize(await auth(as, request(app).post(path)).send(input));
+    },
     async close() {},
   };
 }

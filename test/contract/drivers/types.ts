@@ -3,7 +3,15 @@ import type { Outcome } from "../outcome.js";
 import type { Actor } from "../world.js";
 
 /** The routed collections; REST paths are `/${name}`, tool names `${name}_${method}`. */
-export type Collection = "todos" | "foods" | "memos" | "gadgets" | "gizmos" | "shared" | "open";
+export type Collection =
+  | "todos"
+  | "foods"
+  | "memos"
+  | "gadgets"
+  | "gizmos"
+  | "shared"
+  | "open"
+  | "projects";
 
 export interface ListArgs {
   filter?: Record<string, unknown>;
@@ -29,6 +37,14 @@ export interface Driver {
     body: Record<string, unknown>,
   ): Promise<Outcome>;
   delete(as: Actor, collection: Collection, id: string): Promise<Outcome>;
+  /** An action: `POST /${collection}/:id/${name}` (or without the id), tool `${collection}_${name}`. */
+  action(
+    as: Actor,
+    collection: Collection,
+    name: string,
+    id: string | undefined,
+    input: Record<string, unknown>,
+  ): Promise<Outcome>;
   close(): Promise<void>;
 }
 
