@@ -2,14 +2,16 @@
  * The REST side of the chat, for a page that lists and reopens chats: the caller's
  * conversations, their stored messages, and feedback on assistant messages. Conversations and
  * feedback are the framework's own modelRouter, so they get its permissions, filters, paging
- * and errors; everything here is owner-only.
+ * and errors; everything here is owner-only (admins pass: `IsOwner`, chatAccess.ts).
  */
 import type { Response, Router } from "express";
 import mongoose from "mongoose";
 import type { AppContext } from "../app/types.js";
 import { notFound, TerrenoError, validationFailed } from "../core/errors.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../core/permissions.js";
+import { modelView, presentDocument } from "../core/present.js";
 import type { PlainObject, User } from "../core/types.js";
+import { conversationPermissions } from "./chatAccess.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { findOwnedConversation } from "./chatStore.js";
 import { ChatFeedback, ChatMessage, Conversation } from "./models.js";
@@ -21,13 +23,7 @@ import { decodeParts } from "./storedParts.js";
  */
 export function conversationsRouter({ modelRouter }: Pick<AppContext, "modelRouter">): Router {
   return modelRouter(Conversation, {
-    permissions: {
-      list: [IsAuthenticated],
-      read: [IsOwner],
-      create: [IsAuthenticated],
-      update: [IsOwner],
-      delete: [IsOwner],
-    },
+    permissions: conversationPermissions,
     queryFilter: OwnerQueryFilter,
     queryFields: ["title"],
     readOnlyFields: ["ownerId", "clientId"],
@@ -98,22 +94,21 @@ export function feedbackRouter(
   });
 }
 
-/** `GET /chat/conversations/:id/messages`: the stored messages, oldest first. */
+/**
+ * `GET /chat/conversations/:id/messages`: the stored messages, oldest first, each as REST shows
+ * any document (the ChatMessage model's view), with its parts decoded from their stored form.
+ */
 export async function listMessages(req: ChatRequest, res: Response): Promise<void> {
   const user = req.user as User;
   const id = String(req.params.id);
-  await findOwnedConversation(user, id);
+  await findOwnedConversation(user, id, "GET /chat/conversations/:id/messages");
   const rows = await ChatMessage.find({ conversationId: id })
+    // The stored forms of the parts are hidden (`select: false`): loaded here to be decoded.
+    .select("+partsJson +parts")
     .sort({ createdAt: 1, _id: 1 })
     .lean<PlainObject[]>();
+  const view = modelView(ChatMessage, "rest");
   res.json({
-    data: rows.map((row) => ({
-      id: String(row._id),
-      messageId: row.messageId,
-      conversationId: String(row.conversationId),
-      role: row.role,
-      parts: decodeParts(row),
-      createdAt: row.createdAt,
-    })),
+    data: rows.map((row) => ({ ...presentDocument(view, row), parts: decodeParts(row) })),
   });
 }

@@ -5,25 +5,25 @@
  */
 import { randomUUID } from "node:crypto";
 import type { UIMessage } from "ai";
-import mongoose from "mongoose";
-import { notFound } from "../core/errors.js";
+import { read, runOperation } from "../core/index.js";
 import type { PlainObject, User } from "../core/types.js";
+import { chatContext, conversationResource } from "./chatAccess.js";
 import type { ChatBody } from "./chatBody.js";
 import { ChatMessage, Conversation } from "./models.js";
 import { encodeParts } from "./storedParts.js";
 
 /**
- * The conversation `id` if the user owns it (or is an admin). Anything else, including an id
- * that is not an ObjectId, is the same 404, so that a caller cannot tell others' ids exist.
+ * The conversation `id` as the caller may read it: the core's read under the conversations'
+ * permissions (chatAccess.ts: its owner, or an admin). Anything else, including an id that is not
+ * an ObjectId, is the same 404, so that a caller cannot tell others' ids exist.
  */
-export async function findOwnedConversation(user: User, id: string): Promise<PlainObject> {
-  const found = mongoose.isValidObjectId(id)
-    ? await Conversation.findById(id).lean<PlainObject>()
-    : null;
-  if (!found || (String(found.ownerId) !== user.id && !user.admin)) {
-    throw notFound("No such conversation.");
-  }
-  return found;
+export async function findOwnedConversation(
+  user: User,
+  id: string,
+  operation: string,
+): Promise<PlainObject> {
+  const ctx = chatContext(user, operation);
+  return (await runOperation(() => read(conversationResource, ctx, { id }))) as PlainObject;
 }
 
 /** A new conversation's title: the start of the first user message's text. */
@@ -42,8 +42,8 @@ function titleFrom(message: UIMessage | undefined): string {
  */
 export async function resolveConversation(user: User, body: ChatBody): Promise<string> {
   if (body.conversationId) {
-    const found = await findOwnedConversation(user, body.conversationId);
-    return String(found._id);
+    const found = await findOwnedConversation(user, body.conversationId, "POST /chat");
+    return String(found.id);
   }
   if (body.id) {
     const found = await Conversation.findOne({

@@ -4,8 +4,12 @@
  */
 import type { Response } from "express";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
-import { forbidden, TerrenoError } from "../core/errors.js";
+import { authorize } from "../core/authorize.js";
+import { TerrenoError } from "../core/errors.js";
+import { runOperation } from "../core/index.js";
+import { presentDocument } from "../core/present.js";
 import type { PlainObject, User } from "../core/types.js";
+import { chatContext, telemetryResource } from "./chatAccess.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { ChatTelemetry } from "./models.js";
 
@@ -72,8 +76,9 @@ async function storeRow(logger: TerrenoApp["logger"], row: PlainObject): Promise
 /** `GET /chat/telemetry?limit=`: aggregates over the latest `window` rows, and the latest `limit`. */
 export function telemetryHandler(window: number) {
   return async (req: ChatRequest, res: Response): Promise<void> => {
-    const user = req.user as User;
-    if (!user.admin) throw forbidden("Chat telemetry is for admins.");
+    // The one verdict on the telemetry rows' `list` (chatAccess.ts): admins only, 403 otherwise.
+    const ctx = chatContext(req.user, "GET /chat/telemetry");
+    const view = await runOperation(() => authorize(telemetryResource, ctx, "list"));
     const limit = Math.min(Math.max(Number(req.query.limit) || 50, 1), 500);
     const rows = await ChatTelemetry.find({})
       .sort({ createdAt: -1 })
@@ -96,20 +101,7 @@ export function telemetryHandler(window: number) {
         outputTokens: sum("outputTokens"),
         avgLatencyMs: count ? sum("latencyMs") / count : 0,
         toolCalls,
-        recent: rows.slice(0, limit).map((row) => ({
-          id: String(row._id),
-          ownerId: row.ownerId ? String(row.ownerId) : undefined,
-          conversationId: row.conversationId ? String(row.conversationId) : undefined,
-          modelId: row.modelId,
-          inputTokens: row.inputTokens,
-          outputTokens: row.outputTokens,
-          steps: row.steps,
-          toolCalls: row.toolCalls,
-          latencyMs: row.latencyMs,
-          success: row.success,
-          errorCode: row.errorCode,
-          createdAt: row.createdAt,
-        })),
+        recent: rows.slice(0, limit).map((row) => presentDocument(view, row)),
       },
     });
   };

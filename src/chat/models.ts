@@ -34,10 +34,13 @@ const chatMessageSchema = new Schema(
     /** The UI message id (what useChat holds). */
     messageId: { type: String, required: true, maxlength: 200 },
     role: { type: String, enum: ["user", "assistant", "system"], required: true },
-    /** The parts as JSON text (storedParts.ts): `$` and dotted keys round-trip on any server. */
-    partsJson: { type: String },
+    /**
+     * The parts as JSON text (storedParts.ts): `$` and dotted keys round-trip on any server.
+     * A storage form, hidden from every view (`select: false`): routes serve the decoded parts.
+     */
+    partsJson: { type: String, select: false },
     /** Rows stored before `partsJson` hold the parts here; they are repaired when read. */
-    parts: { type: Schema.Types.Mixed },
+    parts: { type: Schema.Types.Mixed, select: false },
   },
   { timestamps: true },
 );

@@ -327,23 +327,46 @@ describe("chat plugin", () => {
         .get(`/chat/conversations/${conversationId}/messages`)
         .set(bearer(ada));
       assert.equal(messages.status, 200);
+      const rows = messages.body.data as PlainObject[];
       assert.deepEqual(
-        (messages.body.data as PlainObject[]).map((row) => row.role),
+        rows.map((row) => row.role),
         ["user", "assistant"],
       );
+      // Each message as REST shows any document (the model's view), never its stored form.
+      assert.deepEqual(Object.keys(rows[0]).sort(), [
+        "conversationId",
+        "createdAt",
+        "id",
+        "messageId",
+        "ownerId",
+        "parts",
+        "role",
+        "updatedAt",
+      ]);
+      assert.equal(rows[0].ownerId, ada.userId);
+      assert.doesNotMatch(JSON.stringify(rows), /partsJson|"_id"|"__v"/);
 
+      // Another user's conversation does not exist for them, on every route; not even a 403.
       for (const path of [
         `/chat/conversations/${conversationId}`,
         `/chat/conversations/${conversationId}/messages`,
+        "/chat/conversations/not-an-id/messages",
       ]) {
         const denied = await request(setupApp).get(path).set(bearer(bob));
-        assert.ok([403, 404].includes(denied.status), `${path}: ${denied.status}`);
+        assert.equal(denied.status, 404, `${path}: ${denied.status}`);
+        assert.equal(denied.body.code, "not_found");
       }
       const bobPatch = await request(setupApp)
         .patch(`/chat/conversations/${conversationId}`)
         .set(bearer(bob))
         .send({ title: "mine now" });
-      assert.ok([403, 404].includes(bobPatch.status));
+      assert.equal(bobPatch.status, 404);
+      // Admins pass the same owner rule (IsOwner): they read anyone's conversation and messages.
+      const adminRead = await request(setupApp)
+        .get(`/chat/conversations/${conversationId}/messages`)
+        .set(bearer(admin));
+      assert.equal(adminRead.status, 200);
+      assert.deepEqual(adminRead.body.data, rows);
       // Bob cannot continue Ada's conversation either.
       const bobChat = await postChat(setupApp, bob, {
         conversationId,
@@ -366,7 +389,7 @@ describe("chat plugin", () => {
       const bobDelete = await request(setupApp)
         .delete(`/chat/conversations/${conversationId}`)
         .set(bearer(bob));
-      assert.ok([403, 404].includes(bobDelete.status));
+      assert.equal(bobDelete.status, 404);
       const remove = await request(setupApp)
         .delete(`/chat/conversations/${conversationId}`)
         .set(bearer(ada));
@@ -426,8 +449,10 @@ describe("chat plugin", () => {
     assert.deepEqual(row.toolCalls, ["todos_list"]);
     assert.equal(typeof row.latencyMs, "number");
 
+    // The verdict on a collection an admin-only permission guards: 403, as on any model route.
     const forbidden = await request(setupApp).get("/chat/telemetry").set(bearer(carol));
     assert.equal(forbidden.status, 403);
+    assert.equal(forbidden.body.code, "forbidden");
     const anonymous = await request(setupApp).get("/chat/telemetry");
     assert.equal(anonymous.status, 401);
     const stats = await request(setupApp).get("/chat/telemetry").set(bearer(admin));
@@ -437,7 +462,12 @@ describe("chat plugin", () => {
     assert.ok((data.successRate as number) > 0 && (data.successRate as number) <= 1);
     assert.ok((data.inputTokens as number) >= 20);
     assert.equal(typeof data.avgLatencyMs, "number");
-    assert.ok(data.recent.some((recent) => recent.ownerId === carol.userId));
+    const carols = data.recent.find((recent) => recent.ownerId === carol.userId);
+    assert.ok(carols);
+    // Rows as REST shows any document of the model (its view): `id`, no `_id` or `__v`.
+    assert.equal(typeof carols.id, "string");
+    assert.deepEqual(carols.toolCalls, ["todos_list"]);
+    assert.doesNotMatch(JSON.stringify(data.recent), /"_id"|"__v"/);
   });
 
   test("a model failure is recorded with its error code", async () => {

@@ -147,6 +147,7 @@ export type UIPart = PlainObject & { type: string; state?: string; toolCallId?: 
 /** The stored rows, oldest first, with their parts decoded (storedParts.ts). */
 export async function storedMessages(conversationId: string): Promise<PlainObject[]> {
   const rows = await ChatMessage.find({ conversationId })
+    .select("+partsJson +parts")
     .sort({ createdAt: 1, _id: 1 })
     .lean<PlainObject[]>();
   return rows.map((row) => ({ ...row, parts: decodeParts(row) }));

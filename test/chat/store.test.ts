@@ -81,7 +81,10 @@ describe("stored chat messages", () => {
     const reply = await continueAfterReload(app, ada, conversationId);
     assert.equal(reply.text, "Still here.");
     // No stored part holds a null where the SDK expects a missing key.
-    const rows = await ChatMessage.find({ conversationId }).lean<PlainObject[]>();
+    const rows = await ChatMessage.find({ conversationId })
+      .select("+partsJson +parts")
+      .lean<PlainObject[]>();
+    assert.ok(rows.every((row) => typeof row.partsJson === "string"));
     assert.doesNotMatch(JSON.stringify(rows), /":null/);
   });
 
