@@ -1,5 +1,5 @@
 /**
- * chatPlugin(): `POST /chat` speaking the AI SDK 6 UI message stream protocol (the body and
+ * chatPlugin(): `POST /chat` speaking the AI SDK 7 UI message stream protocol (the body and
  * the stream `useChat` uses), with the caller's own tools (getMCPTools: the permissions and
  * hidden fields of /mcp), approval before writes, conversations stored in MongoDB, feedback,
  * per-request telemetry, a per-user rate limit and optional PII redaction.
@@ -15,16 +15,18 @@
  *   DELETE.
  * - `GET /chat/telemetry`: admins only; aggregates over recent requests and the rows.
  * - `GET /chat/info`: `{data: {model, provider?, label, offline, approval}}` (chatInfo.ts).
+ * - `GET /chat/approvals`: the caller's approval requests still waiting for an answer
+ *   (chatApprovals.ts, which also holds the rule for running an approved call).
  *
  * This file holds the options and the wiring; each job lives in its own file: chatStream.ts
  * (`POST /chat`), chatTools.ts (tools and approval), chatStore.ts (conversations and messages in
  * MongoDB), chatRoutes.ts (the REST routes), chatTelemetry.ts, chatAuth.ts (middlewares).
  */
-import { randomBytes } from "node:crypto";
 import type { LanguageModel } from "ai";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
 import type { TerrenoPlugin } from "../app/types.js";
 import type { RateLimitWindow } from "../core/types.js";
+import { listHeldApprovals } from "./chatApprovals.js";
 import { requireUser, requireWriteScope } from "./chatAuth.js";
 import { chatInfoHandler, chatModelInfo } from "./chatInfo.js";
 import { conversationsRouter, feedbackRouter, listMessages } from "./chatRoutes.js";
@@ -58,14 +60,6 @@ export interface ChatPluginOptions {
    * `"none"` no approval at all (choose it explicitly).
    */
   approval?: ChatApproval;
-  /**
-   * The key that signs each approval request (AI SDK 7 `experimental_toolApprovalSecret`, HMAC):
-   * an approval the client sends back runs a tool only if this server issued its request, for
-   * that tool, call id and input. At least 32 random bytes, the same on every instance. Default:
-   * random per process, so approvals pending across a restart (or on another instance) are
-   * refused.
-   */
-  approvalSecret?: string | Uint8Array;
   /** Store conversations and messages. Default true. */
   persist?: boolean;
   /** Replace emails, phone numbers and card numbers with placeholders for the model. Default false. */
@@ -98,7 +92,6 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
     systemPrompt: typeof system === "function" ? system : () => system,
     maxSteps: options.maxSteps ?? 5,
     approval,
-    approvalSecret: options.approvalSecret ?? randomBytes(32),
     persist,
     redactPII: Boolean(options.redactPII),
     // Built once per plugin, not per request.
@@ -123,6 +116,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
       ];
       app.post(basePath, ...chain, chat);
       app.get(`${basePath}/info`, requireUser, chatInfoHandler(info));
+      app.get(`${basePath}/approvals`, requireUser, listHeldApprovals);
       app.get(`${basePath}/telemetry`, requireUser, telemetry);
       app.get(`${basePath}/conversations/:id/messages`, requireUser, listMessages);
       app.use(`${basePath}/conversations`, conversationsRouter(ctx));

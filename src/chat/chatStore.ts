@@ -37,21 +37,25 @@ function titleFrom(message: UIMessage | undefined): string {
 }
 
 /**
- * The conversation a request belongs to: `conversationId` (owned), else the one started from
- * the useChat `id` (plain useChat never sends `conversationId`), else a new one.
+ * The stored conversation a request continues, without creating one: `conversationId` (owned,
+ * else 404), else the one started from the useChat `id` (plain useChat never sends
+ * `conversationId`), else none.
  */
-export async function resolveConversation(user: User, body: ChatBody): Promise<string> {
+export async function findConversation(user: User, body: ChatBody): Promise<string | undefined> {
   if (body.conversationId) {
     const found = await findOwnedConversation(user, body.conversationId, "POST /chat");
     return String(found.id);
   }
-  if (body.id) {
-    const found = await Conversation.findOne({
-      ownerId: user.id,
-      clientId: body.id,
-    }).lean<PlainObject>();
-    if (found) return String(found._id);
-  }
+  if (!body.id) return undefined;
+  const found = await Conversation.findOne({
+    ownerId: user.id,
+    clientId: body.id,
+  }).lean<PlainObject>();
+  return found ? String(found._id) : undefined;
+}
+
+/** A new conversation for a request that continues none, titled after its first user message. */
+export async function createConversation(user: User, body: ChatBody): Promise<string> {
   const created = await Conversation.create({
     ownerId: user.id,
     title: titleFrom(body.messages.find((m) => m.role === "user")),

@@ -17,9 +17,15 @@ import type { Response } from "express";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { validationFailed } from "../core/errors.js";
 import type { User } from "../core/types.js";
+import {
+  type ApprovalScope,
+  approvalAnswers,
+  claimApprovalAnswers,
+  recordApprovalRequests,
+} from "./chatApprovals.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { parseChatBody } from "./chatBody.js";
-import { resolveConversation, saveMessage } from "./chatStore.js";
+import { createConversation, findConversation, saveMessage } from "./chatStore.js";
 import { errorCodeOf, telemetryRecorder, toolCallNames } from "./chatTelemetry.js";
 import { type ChatToolsOptions, chatTools } from "./chatTools.js";
 import { Redactor, redactModelMessage } from "./redact.js";
@@ -33,11 +39,6 @@ export interface ChatStreamSettings {
   systemPrompt: () => string;
   maxSteps: number;
   approval: ChatApproval;
-  /**
-   * Signs every approval request the server issues (AI SDK 7 `experimental_toolApprovalSecret`):
-   * an approval the client sends back runs a tool only if this server signed its request.
-   */
-  approvalSecret: string | Uint8Array;
   persist: boolean;
   redactPII: boolean;
   docsTool?: ChatToolsOptions["docsTool"];
@@ -52,13 +53,15 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
     const user = req.user as User;
     const startedAt = Date.now();
     const body = parseChatBody(req.body);
-    const conversationId = persist ? await resolveConversation(user, body) : undefined;
-    const conversationKey = conversationId ?? body.id ?? "none";
-    const last = body.messages.at(-1);
-    // Stored before the model runs, so that the question is kept even if the answer fails.
-    if (persist && conversationId && last?.role === "user") {
-      await saveMessage(user, conversationId, last);
-    }
+    // Nothing is written until the request's approval answers are checked: a refused answer
+    // leaves no conversation, message or tool run behind.
+    const existing = persist ? await findConversation(user, body) : undefined;
+    let conversationId = existing;
+    const keyOf = (id: string | undefined) => (persist ? id : (body.id ?? "none"));
+    const approvalScope = (): ApprovalScope => ({
+      user,
+      conversationKey: keyOf(conversationId) ?? "",
+    });
     const redactor = settings.redactPII ? new Redactor() : undefined;
     /** Tool calls run in this request (including approved ones from the history), by call id. */
     const executed = new Map<string, string>();
@@ -67,7 +70,7 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       approval: settings.approval,
       docsTool: settings.docsTool,
       user,
-      conversationKey,
+      approvalScope,
       redactor,
       executed,
     });
@@ -80,6 +83,17 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       throw validationFailed(
         `The messages could not be read: ${error instanceof Error ? error.message : String(error)}`,
       );
+    }
+    const existingKey = keyOf(existing);
+    await claimApprovalAnswers(
+      existingKey === undefined ? undefined : { user, conversationKey: existingKey },
+      approvalAnswers(messages),
+    );
+    if (persist && !conversationId) conversationId = await createConversation(user, body);
+    const last = body.messages.at(-1);
+    // Stored before the model runs, so that the question is kept even if the answer fails.
+    if (persist && conversationId && last?.role === "user") {
+      await saveMessage(user, conversationId, last);
     }
 
     // A client that hangs up stops the model and its tool loop.
@@ -100,22 +114,24 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       instructions: settings.systemPrompt(),
       messages,
       tools,
-      // Gated writes stop at a signed tool-approval-request. On the next turn the AI SDK runs
-      // one only for an approval whose request this server signed, for the same tool, call id
-      // and input, and asks toolApproval again.
+      // Gated writes stop at a tool-approval-request, recorded by recordApprovalRequests; the
+      // next turn runs one only for an answer claimApprovalAnswers matched to its record.
       toolApproval,
-      experimental_toolApprovalSecret: settings.approvalSecret,
       stopWhen: isStepCount(settings.maxSteps),
       abortSignal: abort.signal,
-      // The model sees placeholders for PII; the stream to the user has the real values back.
+      // The model sees placeholders for PII; the stream to the user has the real values back,
+      // and so do the recorded approval requests (after restoreTransform).
       ...(redactor
         ? {
             prepareStep: ({ messages: stepMessages }: { messages: ModelMessage[] }) => ({
               messages: stepMessages.map((message) => redactModelMessage(redactor, message)),
             }),
-            experimental_transform: restoreTransform(redactor),
           }
         : {}),
+      experimental_transform: [
+        ...(redactor ? [restoreTransform(redactor)] : []),
+        recordApprovalRequests(approvalScope, terreno.logger),
+      ],
       onEnd: ({ usage, steps }) => {
         record({
           inputTokens: usage.inputTokens ?? 0,

@@ -10,7 +10,7 @@ import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
 import type { PlainObject, User } from "../core/types.js";
-import { ChatToolRun } from "./models.js";
+import { type ApprovalScope, consumeApproval } from "./chatApprovals.js";
 import type { Redactor } from "./redact.js";
 import { type DocHit, SEARCH_DOCS_TOOL_NAME, type SearchDocsInput } from "./searchDocs.js";
 import type { ChatApproval } from "./types.js";
@@ -26,26 +26,17 @@ function needsApproval(
   return approval !== "destructive" || tool.annotations?.destructiveHint !== false;
 }
 
-/** Runs a gated tool call at most once per conversation, however often it is approved. */
-async function claimToolCall(key: string, toolName: string): Promise<boolean> {
-  try {
-    await ChatToolRun.create({ key, toolName });
-    return true;
-  } catch (error) {
-    // The unique index on `key`: another request already claimed this call.
-    if ((error as { code?: number }).code === 11000) return false;
-    throw error;
-  }
-}
-
 export interface ChatToolsOptions {
   app: TerrenoApp;
   approval: ChatApproval;
   /** `searchDocsTool(options.docs)`, built once per plugin. */
   docsTool?: Tool<SearchDocsInput, { data: DocHit[] }>;
   user: User;
-  /** Scopes the run-once claim of gated calls: the conversation id, else the useChat id. */
-  conversationKey: string;
+  /**
+   * Where the request's approvals are recorded (the conversation is known once the request is
+   * checked, before any tool runs): a gated call runs only for an approval recorded there.
+   */
+  approvalScope: () => ApprovalScope;
   /** Fills in the placeholders the model saw before a tool gets its input. */
   redactor?: Redactor;
   /** Collects the tool calls that run, by call id, for telemetry. */
@@ -59,7 +50,7 @@ export interface ChatToolSet {
 }
 
 export async function chatTools(options: ChatToolsOptions): Promise<ChatToolSet> {
-  const { app, approval, docsTool, user, conversationKey, redactor, executed } = options;
+  const { app, approval, docsTool, user, approvalScope, redactor, executed } = options;
   const base = await getMCPToolsAsync({ app, user });
   const definitions = new Map(app.toolDefinitions.map((def) => [def.name, def]));
   const tools: ToolSet = {};
@@ -78,13 +69,16 @@ export async function chatTools(options: ChatToolsOptions): Promise<ChatToolSet>
       ...original,
       execute: async (input: unknown, callOptions: ToolCallOptions) => {
         const realInput = redactor ? redactor.restoreDeep(input) : input;
-        if (gated) {
-          const key = `${user.id}:${conversationKey}:${callOptions.toolCallId}`;
-          if (!(await claimToolCall(key, name))) {
-            return errorOutput(
-              new TerrenoError("conflict", `Tool call ${callOptions.toolCallId} already ran.`),
-            );
-          }
+        // The second lock of chatApprovals.ts: the request's answers were checked before the
+        // model ran; this call runs only if its very input was approved, and only once.
+        const call = { toolCallId: callOptions.toolCallId, toolName: name, input: realInput };
+        if (gated && !(await consumeApproval(approvalScope(), call))) {
+          return errorOutput(
+            new TerrenoError(
+              "forbidden",
+              `Tool call ${callOptions.toolCallId} has no approval of this input, or already ran.`,
+            ),
+          );
         }
         executed.set(callOptions.toolCallId, name);
         return execute(realInput as PlainObject, callOptions);

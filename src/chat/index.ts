@@ -12,7 +12,13 @@ export {
   DEFAULT_CHAT_SYSTEM,
 } from "./chatPlugin.js";
 export { createDemoModel, DEMO_MODEL_ID, type DemoModelOptions } from "./demoModel.js";
-export { ChatFeedback, ChatMessage, ChatTelemetry, ChatToolRun, Conversation } from "./models.js";
+export {
+  ChatFeedback,
+  ChatMessage,
+  ChatTelemetry,
+  ChatToolApproval,
+  Conversation,
+} from "./models.js";
 export { type PIIKind, Redactor, redactModelMessage } from "./redact.js";
 export {
   chunkMarkdown,

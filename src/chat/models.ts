@@ -1,7 +1,7 @@
 /**
  * The chat plugin's collections: conversations and their messages (owner-only, served by
- * modelRouter), feedback on messages, one telemetry row per chat request, and the tool calls
- * already run (so an approved call runs once however often its approval is sent).
+ * modelRouter), feedback on messages, one telemetry row per chat request, and the approvals the
+ * server asked for (chatApprovals.ts: an approved call runs once however often it is approved).
  */
 import mongoose, { Schema } from "mongoose";
 import type { AnyModel } from "../core/types.js";
@@ -75,12 +75,29 @@ const chatTelemetrySchema = new Schema(
 );
 export const ChatTelemetry = model("ChatTelemetry", chatTelemetrySchema, "chat_telemetry");
 
-const chatToolRunSchema = new Schema(
+const chatToolApprovalSchema = new Schema(
   {
-    /** `ownerId:conversationId:toolCallId`. */
-    key: { type: String, required: true, unique: true },
-    toolName: String,
+    ownerId: { type: Schema.Types.ObjectId, ref: "User", required: true },
+    /** The Conversation id, or the useChat id when conversations are not stored. */
+    conversationKey: { type: String, required: true, maxlength: 200 },
+    /** Unique: a tool call id is asked about, answered and run at most once, ever. */
+    toolCallId: { type: String, required: true, unique: true, maxlength: 200 },
+    approvalId: { type: String, required: true, maxlength: 200 },
+    toolName: { type: String, required: true, maxlength: 200 },
+    /** SHA-256 of the input's canonical JSON (RFC 8785): the input the person is asked about. */
+    inputHash: { type: String, required: true },
+    /** The input as JSON text, for `GET /chat/approvals` (`$` and dotted keys included). */
+    inputJson: { type: String },
+    state: { type: String, enum: ["pending", "approved", "denied"], default: "pending" },
+    /** Set once, when the approved call runs. */
+    ranAt: { type: Date },
+    answeredAt: { type: Date },
   },
   { timestamps: true },
 );
-export const ChatToolRun = model("ChatToolRun", chatToolRunSchema, "chat_tool_runs");
+chatToolApprovalSchema.index({ ownerId: 1, state: 1, createdAt: 1 });
+export const ChatToolApproval = model(
+  "ChatToolApproval",
+  chatToolApprovalSchema,
+  "chat_tool_approvals",
+);

@@ -151,9 +151,10 @@ describe("chat plugin", () => {
         ChatTelemetry.findOne({ conversationId, toolCalls: "todos_create" }).lean<PlainObject>(),
       );
 
-      // Sending the same approval again does not run the tool again.
+      // Sending the same approval again is refused: the request was answered.
       const third = await postChat(app, ada, body);
-      assert.match(JSON.stringify(third.chunks), /already ran/);
+      assert.equal(third.status, 409);
+      assert.match(JSON.stringify(third.body), /already approved/);
       assert.equal(await Todo.countDocuments({ title: "Approved todo" }), 1);
 
       // The stored assistant message now holds the tool's output (a continuation, not a copy).
@@ -177,7 +178,7 @@ describe("chat plugin", () => {
       );
       const approved = answerApproval(pending, true);
 
-      // The approved call with another input: its request was signed for the input asked for.
+      // The approved call with another input: its request was recorded for the input asked for.
       const tampered = structuredClone(approved);
       for (const part of tampered.parts as UIPart[]) {
         if (part.state === "approval-responded") part.input = { title: "Tampered" };
@@ -186,7 +187,7 @@ describe("chat plugin", () => {
         conversationId,
         messages: [userMessage("Add a todo", "f-1"), tampered],
       });
-      assert.ok(!second.chunks.some((chunk) => chunk.type === "tool-output-available"));
+      assert.equal(second.status, 403);
 
       // A whole approval made up by the client: a call and a request the server never sent.
       const forged = structuredClone(approved);
@@ -200,7 +201,7 @@ describe("chat plugin", () => {
         conversationId,
         messages: [userMessage("Add a todo", "f-1"), forged],
       });
-      assert.ok(!third.chunks.some((chunk) => chunk.type === "tool-output-available"));
+      assert.equal(third.status, 403);
       assert.equal(await Todo.countDocuments({ title: { $in: ["Tampered", "Forged"] } }), 0);
       assert.equal(await Todo.countDocuments({ title: "Asked for" }), 0);
     });

@@ -227,10 +227,9 @@ describe("demo model", () => {
       const ask = userMessage("add a todo to buy eggs", "e-1");
       const first = await postChat(chat, user, { messages: [ask] });
       const conversationId = first.headers["x-conversation-id"] as string;
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
-      );
-      const answer = (approved: boolean) => ({
+      const proposed = async (id: string) =>
+        assistantMessage(id, (parts) => parts.some((part) => part.state === "approval-requested"));
+      const answer = (pending: { messageId: string; parts: PlainObject[] }, approved: boolean) => ({
         id: pending.messageId,
         role: "assistant",
         parts: pending.parts.map((part) =>
@@ -245,17 +244,22 @@ describe("demo model", () => {
       });
       const denied = await postChat(chat, user, {
         conversationId,
-        messages: [ask, answer(false)],
+        messages: [ask, answer(await proposed(conversationId), false)],
       });
       assert.equal(denied.text, "Okay, I did not do that (the call was not approved).");
       assert.equal(await Todo.countDocuments({ ownerId: user.userId }), 0);
+      // A denied call stays denied: asking again gives a new call to approve.
+      const again = await postChat(chat, user, { messages: [ask] });
+      const againId = again.headers["x-conversation-id"] as string;
       const approved = await postChat(chat, user, {
-        conversationId,
-        messages: [ask, answer(true)],
+        conversationId: againId,
+        messages: [ask, answer(await proposed(againId), true)],
       });
       assert.equal(approved.text, "Added “buy eggs”.");
       assert.equal(await Todo.countDocuments({ ownerId: user.userId, title: "buy eggs" }), 1);
-      await waitFor(async () => (await ChatTelemetry.countDocuments({ conversationId })) >= 3);
+      await waitFor(
+        async () => (await ChatTelemetry.countDocuments({ ownerId: user.userId })) >= 4,
+      );
     });
 
     test("search_docs runs without approval and the answer cites the docs", async () => {

@@ -357,8 +357,13 @@ describe(`consumer app (${MCP_CLIENT})`, () => {
     );
     assert.equal(await Task.countDocuments({ title: "Approved task" }), 1);
 
-    const again = await chat([ask, answered]);
-    assert.ok(!again.chunks.some((c) => c.type === "tool-output-available"));
+    // The same answer again is refused (409): the server's request was answered already.
+    const again = await fetch(new URL("/chat", server.url), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ id: "consumer-chat", messages: [ask, answered] }),
+    });
+    assert.equal(again.status, 409, await again.clone().text());
     assert.equal(await Task.countDocuments({ title: "Approved task" }), 1, "an approval runs once");
   });
 });
