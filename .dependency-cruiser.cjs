@@ -6,7 +6,10 @@
  *   adapters: rest, mcp, ai, chat, openapi, oauth, react (they never import each other)
  *
  * The plugin contract (src/app/types.ts: TerrenoPlugin, AppContext; types only) is the one file
- * of src/app that the layers below may import.
+ * of src/app that the layers below may import. What two adapters share sits below them: the AI
+ * SDK tool set (ai and chat) in src/tools/aiSdk, the default MCP path (mcp and oauth) in
+ * src/http, and plugins mount their own models with `AppContext.modelRouter`, not src/rest.
+ * No exceptions: a new violation fails CI.
  */
 
 const TRANSPORTS = [
@@ -30,64 +33,6 @@ const ADAPTERS = "rest|mcp|ai|chat|openapi|oauth|react";
 const SERVICES = "tools|ops|auth|http";
 const TOP = "^src/(app/|cli/|index\\.ts$)";
 const PLUGIN_CONTRACT = "^src/app/types\\.ts$";
-
-/**
- * Known violations, allowed until they are fixed on main; each names who is removing it. A
- * rule's exceptions are edges `from → to` (exact file paths); delete an entry when its import
- * goes, and `npm run check:deps` fails on any new violation.
- */
-const TEMPORARY_EXCEPTIONS = {
-  "no-higher-layer": [
-    // getMCPTools and the chat take the whole TerrenoApp; the tool runner (issue 20 item 2)
-    // gives them what they need instead.
-    ["src/ai/getMCPTools.ts", "src/app/TerrenoApp.ts"],
-    ["src/chat/chatPlugin.ts", "src/app/TerrenoApp.ts"],
-    ["src/chat/chatStream.ts", "src/app/TerrenoApp.ts"],
-    ["src/chat/chatTelemetry.ts", "src/app/TerrenoApp.ts"],
-    ["src/chat/chatTools.ts", "src/app/TerrenoApp.ts"],
-  ],
-  "no-adapter-to-adapter": [
-    // The chat's tools come from the tool runner, not from the AI SDK adapter (issue 20 item 2).
-    ["src/chat/chatTools.ts", "src/ai/getMCPTools.ts"],
-    ["src/chat/chatTools.ts", "src/ai/toolOutput.ts"],
-    // The OAuth server's default resource is the MCP endpoint's path.
-    ["src/oauth/oauthServer.ts", "src/mcp/endpoint.ts"],
-  ],
-};
-
-const escapeRegExp = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** One rule, with its exceptions carved out: exempted files get a copy that skips their edges. */
-function withExceptions(rule) {
-  const exceptions = TEMPORARY_EXCEPTIONS[rule.name] ?? [];
-  const byFrom = new Map();
-  for (const [from, to] of exceptions) byFrom.set(from, [...(byFrom.get(from) ?? []), to]);
-  const exempt = [...byFrom.keys()].map((from) => `^${escapeRegExp(from)}$`);
-  const main = {
-    ...rule,
-    from: { ...rule.from, pathNot: [...asList(rule.from.pathNot), ...exempt] },
-  };
-  const carved = [...byFrom].map(([from, tos]) => ({
-    ...rule,
-    from: { ...rule.from, path: exactPath(from) },
-    to: {
-      ...rule.to,
-      pathNot: [...asList(rule.to.pathNot), ...tos.map((to) => `^${escapeRegExp(to)}$`)],
-    },
-  }));
-  return [main, ...carved];
-}
-
-/** `src/mcp/endpoint.ts` → `^src/(mcp)/endpoint\\.ts$`: the folder stays group 1 for `$1`. */
-function exactPath(file) {
-  const [, folder, rest] = file.match(/^src\/([^/]+)\/(.+)$/);
-  return `^src/(${escapeRegExp(folder)})/${escapeRegExp(rest)}$`;
-}
-
-function asList(value) {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
-}
 
 const rules = [
   {
@@ -144,6 +89,18 @@ const rules = [
     to: { path: `^src/(${ADAPTERS})/`, pathNot: "^src/$1/" },
   },
   {
+    name: "root-no-optional-peer",
+    comment:
+      "The package root never loads an optional peer (ai, better-auth, react, the MCP client): " +
+      "what needs one is only reachable from its own entry point (terreno-mcp/ai, /chat...).",
+    severity: "error",
+    from: { path: "^src/index\\.ts$" },
+    to: {
+      path: "(^|/)node_modules/(ai|@ai-sdk/[^/]+|better-auth|@better-auth/[^/]+|react|@modelcontextprotocol/client)/",
+      reachable: true,
+    },
+  },
+  {
     name: "no-testing-in-src",
     comment: "src/testing (the FerretDB helper) is for tests; nothing else in src/ imports it.",
     severity: "error",
@@ -154,7 +111,7 @@ const rules = [
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
-  forbidden: rules.flatMap(withExceptions),
+  forbidden: rules,
   options: {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,

@@ -4,41 +4,24 @@
  * JSON Schemas, the same compiled validators and the same pipeline as the /mcp endpoint:
  * an adapter, with no rule of its own about permissions or fields.
  */
-import {
-  type JSONSchema7,
-  jsonSchema,
-  type Schema,
-  type Tool,
-  type ToolApprovalConfiguration,
-  type ToolSet,
-  tool,
-} from "ai";
-import type { TerrenoApp } from "../app/TerrenoApp.js";
+import type { Tool, ToolApprovalConfiguration, ToolSet } from "ai";
 import { isWrite } from "../core/isWrite.js";
-import { consoleLogger, type Logger } from "../core/logger.js";
-import type { OperationObserver } from "../core/observe.js";
+import type { Logger } from "../core/logger.js";
 import type { CrudMethod, PlainObject, User } from "../core/types.js";
-import type { RateLimits } from "../ops/rateLimit.js";
-import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
+import {
+  aiToolSet,
+  type MCPToolContext,
+  type MCPToolSet,
+  reportingOf,
+} from "../tools/aiSdk/toolSet.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import type { ToolHost } from "../tools/toolHost.js";
 import { toolsVisibleTo } from "../tools/visibleTools.js";
-import { errorOutput, type MCPToolOutput, toModelOutput } from "./toolOutput.js";
+
+export type { MCPTool, MCPToolContext, MCPToolSet } from "../tools/aiSdk/toolSet.js";
 
 /** The AI SDK's tool type under its former name (`CoreTool`, removed in AI SDK 5): `Tool`. */
 export type CoreTool = Tool;
-
-/**
- * A context-bound tool's per-call context (AI SDK 7 tool `context`, given through
- * `toolsContext`, one entry per tool name; `mcpToolsContext()` builds it): the caller.
- * A bare `User` is read too.
- */
-export type MCPToolContext = { user?: User };
-
-/** One getMCPTools() tool: JSON input in, `{data, ...}` or `{error}` out. */
-export type MCPTool = Tool<PlainObject, MCPToolOutput, MCPToolContext>;
-
-/** What getMCPTools() returns: tools keyed by MCP tool name (an AI SDK `ToolSet`). */
-export type MCPToolSet = Record<string, MCPTool>;
 
 interface GetMCPToolsCommonOptions {
   /**
@@ -74,13 +57,7 @@ export type GetMCPToolsOptions = GetMCPToolsCommonOptions &
   (
     | {
         /** The app whose registered, MCP-enabled routers become tools. */
-        app: Pick<TerrenoApp, "toolDefinitions"> & {
-          logger?: Logger;
-          /** The app's audit observer: tool writes reach its `onAudit` sinks. */
-          observer?: OperationObserver;
-          /** The app's rate limits: tool calls spend the same points as on /mcp. */
-          rateLimits?: Pick<RateLimits, "enabled" | "consume">;
-        };
+        app: ToolHost;
         tools?: never;
       }
     | {
@@ -90,138 +67,12 @@ export type GetMCPToolsOptions = GetMCPToolsCommonOptions &
       }
   );
 
-function isUser(value: unknown): value is User {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { id?: unknown }).id === "string"
-  );
-}
-
-/** A tool `context` as a caller: `{ user }` first, then a bare `User`, else anonymous. */
-export function userFromContext(context: unknown): User | undefined {
-  if (typeof context !== "object" || context === null) return undefined;
-  const wrapped = (context as { user?: unknown }).user;
-  if (isUser(wrapped)) return wrapped;
-  return isUser(context) ? context : undefined;
-}
-
-/** Where a tool's failures and writes are reported: the logger and the app's observer. */
-interface Reporting {
-  logger: Logger;
-  observer?: OperationObserver;
-  /** The app's rate limits, when on. */
-  rateLimits?: Pick<RateLimits, "consume">;
-}
-
-/** The runner's options for this set, built once per reporting set (logger, observer, limits). */
-const runners = new WeakMap<Reporting, ToolRunnerOptions>();
-
-function runnerFor(reporting: Reporting): ToolRunnerOptions {
-  let runner = runners.get(reporting);
-  if (!runner) {
-    const { logger, observer, rateLimits } = reporting;
-    runner = {
-      surface: "ai",
-      logger,
-      ...(observer ? { observer } : {}),
-      // The same rule and points as /mcp (src/ops/rateLimit.ts): `{error}` rate_limited when spent.
-      ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "toolCall" as const } } : {}),
-    };
-    runners.set(reporting, runner);
-  }
-  return runner;
-}
-
-/**
- * One call through the shared runner (src/tools/runToolCall.ts), its outcome as the AI SDK
- * tool's output: the tool's `{data, ...}`, or `{error}`. A tool this set offers though the
- * caller may not call it answers the verdict's own refusal (401/403), not "unknown".
- */
-async function run(
-  def: ToolDefinition,
-  user: User | undefined,
-  input: unknown,
-  reporting: Reporting,
-  callId?: string,
-): Promise<MCPToolOutput> {
-  const outcome = await runToolCall(runnerFor(reporting), {
-    tool: def,
-    name: def.name,
-    args: input,
-    user,
-    ...(callId ? { callId } : {}),
+function toolSet(definitions: readonly ToolDefinition[], options: GetMCPToolsOptions): MCPToolSet {
+  return aiToolSet(definitions, {
+    ...(options.user ? { user: options.user } : {}),
+    requireApproval: options.requireApproval === true,
+    reporting: reportingOf(options.app, options.logger),
   });
-  return outcome.status === "done" ? outcome.output : errorOutput(outcome.error);
-}
-
-/**
- * The input schema is the definition's JSON Schema as is, for the model to read. It is not
- * checked here: `execute` runs the shared pipeline, which checks every call once and answers
- * a bad one with the same `{error}` result (and text) as MCP.
- */
-function inputSchemaFor(def: ToolDefinition): Schema<PlainObject> {
-  return jsonSchema<PlainObject>(def.inputSchema as JSONSchema7);
-}
-
-/**
- * Context-bound tools (no `user` option) hold nothing per caller, so one is kept per
- * definition and approval setting; a user-bound tool is that object with its own `execute`.
- */
-const contextBound = new WeakMap<
-  Logger,
-  WeakMap<object, WeakMap<object, WeakMap<ToolDefinition, { plain?: MCPTool; approval?: MCPTool }>>>
->();
-/** The observer (and rate-limits) key for tools that report to no observer (spend no points). */
-const NO_OBSERVER = {};
-
-function contextBoundTool(
-  def: ToolDefinition,
-  needsApproval: boolean,
-  reporting: Reporting,
-): MCPTool {
-  const { logger, observer = NO_OBSERVER, rateLimits = NO_OBSERVER } = reporting;
-  let byObserver = contextBound.get(logger);
-  if (!byObserver) {
-    byObserver = new WeakMap();
-    contextBound.set(logger, byObserver);
-  }
-  let byLimits = byObserver.get(observer);
-  if (!byLimits) {
-    byLimits = new WeakMap();
-    byObserver.set(observer, byLimits);
-  }
-  let byDef = byLimits.get(rateLimits);
-  if (!byDef) {
-    byDef = new WeakMap();
-    byLimits.set(rateLimits, byDef);
-  }
-  let entry = byDef.get(def);
-  if (!entry) {
-    entry = {};
-    byDef.set(def, entry);
-  }
-  const key = needsApproval ? "approval" : "plain";
-  const cached = entry[key];
-  if (cached) return cached;
-  const built = tool<PlainObject, MCPToolOutput, MCPToolContext>({
-    title: def.title,
-    description: def.description,
-    inputSchema: inputSchemaFor(def),
-    // Describes success (`{data, ...}`); `{error}` results fall outside it, as MCP `isError`
-    // results fall outside MCP's outputSchema. The AI SDK does not validate outputs here.
-    outputSchema: jsonSchema<MCPToolOutput>(def.outputSchema as JSONSchema7),
-    // Not sent to the model; surfaces on tool-call parts as `toolMetadata` (like @ai-sdk/mcp).
-    metadata: { annotations: { ...def.annotations } },
-    ...(needsApproval ? { needsApproval: true } : {}),
-    execute: (input, { abortSignal, context, toolCallId }) => {
-      abortSignal?.throwIfAborted();
-      return run(def, userFromContext(context), input, reporting, toolCallId);
-    },
-    toModelOutput,
-  });
-  entry[key] = built;
-  return built;
 }
 
 function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition[] {
@@ -252,33 +103,6 @@ function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition
       (!methods || (def.method !== undefined && methods.has(def.method))) &&
       (!names || names.has(def.name)),
   );
-}
-
-function toolSet(definitions: readonly ToolDefinition[], options: GetMCPToolsOptions): MCPToolSet {
-  const { user } = options;
-  const reporting: Reporting = {
-    logger: options.logger ?? options.app?.logger ?? consoleLogger,
-    observer: options.app?.observer,
-    ...(options.app?.rateLimits?.enabled ? { rateLimits: options.app.rateLimits } : {}),
-  };
-  const tools: Record<string, MCPTool> = {};
-  for (const def of definitions) {
-    const shared = contextBoundTool(
-      def,
-      options.requireApproval === true && isWrite(def),
-      reporting,
-    );
-    tools[def.name] = user
-      ? {
-          ...shared,
-          execute: (input, { abortSignal, toolCallId }) => {
-            abortSignal?.throwIfAborted();
-            return run(def, user, input, reporting, toolCallId);
-          },
-        }
-      : shared;
-  }
-  return tools;
 }
 
 /**

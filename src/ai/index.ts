@@ -2,6 +2,8 @@
  * `terreno-mcp/ai`: the MCP tools as Vercel AI SDK tools, in process. A separate entry
  * point so that the package root never imports `ai` (an optional peer dependency).
  */
+
+export type { MCPToolErrorOutput, MCPToolOutput } from "../tools/aiSdk/toolOutput.js";
 export {
   type CoreTool,
   type GetMCPToolsOptions,
@@ -13,4 +15,3 @@ export {
   mcpToolApproval,
   mcpToolsContext,
 } from "./getMCPTools.js";
-export type { MCPToolErrorOutput, MCPToolOutput } from "./toolOutput.js";

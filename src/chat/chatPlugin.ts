@@ -23,7 +23,6 @@
  * MongoDB), chatRoutes.ts (the REST routes), chatTelemetry.ts, chatAuth.ts (middlewares).
  */
 import type { LanguageModel } from "ai";
-import type { TerrenoApp } from "../app/TerrenoApp.js";
 import type { TerrenoPlugin } from "../app/types.js";
 import type { RateLimitWindow } from "../core/types.js";
 import { listHeldApprovals } from "./chatApprovals.js";
@@ -33,7 +32,7 @@ import { conversationsRouter, feedbackRouter, listMessages } from "./chatRoutes.
 import { chatStreamHandler } from "./chatStream.js";
 import { telemetryHandler } from "./chatTelemetry.js";
 import { type SearchDocsOptions, searchDocsTool } from "./searchDocs.js";
-import type { ChatApproval } from "./types.js";
+import type { ChatApp, ChatApproval } from "./types.js";
 
 export interface ChatRateLimitOptions extends Partial<RateLimitWindow> {
   /** Points one chat request spends. Default 1. */
@@ -42,7 +41,7 @@ export interface ChatRateLimitOptions extends Partial<RateLimitWindow> {
 
 export interface ChatPluginOptions {
   /** The app whose tools the assistant calls, as the signed-in caller. */
-  app: TerrenoApp;
+  app: ChatApp;
   model: LanguageModel;
   /** How `GET /chat/info` names the model to people. Default: the model id (the demo model says what it is). */
   modelLabel?: string;

@@ -14,7 +14,6 @@ import {
   toUIMessageStream,
 } from "ai";
 import type { Response } from "express";
-import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { validationFailed } from "../core/errors.js";
 import type { User } from "../core/types.js";
 import {
@@ -30,11 +29,11 @@ import { errorCodeOf, telemetryRecorder, toolCallNames } from "./chatTelemetry.j
 import { type ChatToolsOptions, chatTools } from "./chatTools.js";
 import { Redactor, redactModelMessage } from "./redact.js";
 import { restoreTransform } from "./restoreStream.js";
-import type { ChatApproval } from "./types.js";
+import type { ChatApp, ChatApproval } from "./types.js";
 
 /** chatPlugin's options with their defaults applied. */
 export interface ChatStreamSettings {
-  app: TerrenoApp;
+  app: ChatApp;
   model: LanguageModel;
   systemPrompt: () => string;
   maxSteps: number;

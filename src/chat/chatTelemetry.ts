@@ -3,10 +3,10 @@
  * success or error code), and `GET /chat/telemetry`, the admins' aggregates over recent rows.
  */
 import type { Response } from "express";
-import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { authorize } from "../core/authorize.js";
 import { TerrenoError } from "../core/errors.js";
 import { runOperation } from "../core/index.js";
+import type { Logger } from "../core/logger.js";
 import { presentDocument } from "../core/present.js";
 import type { PlainObject, User } from "../core/types.js";
 import { chatContext, telemetryResource } from "./chatAccess.js";
@@ -36,7 +36,7 @@ export function toolCallNames(executed: Map<string, string>, steps: StepsWithToo
 }
 
 export interface ChatTelemetryContext {
-  logger: TerrenoApp["logger"];
+  logger: Logger;
   user: User;
   conversationId?: string;
   modelId: string;
@@ -65,7 +65,7 @@ export function telemetryRecorder(context: ChatTelemetryContext): (fields: Plain
   };
 }
 
-async function storeRow(logger: TerrenoApp["logger"], row: PlainObject): Promise<void> {
+async function storeRow(logger: Logger, row: PlainObject): Promise<void> {
   try {
     await ChatTelemetry.create(row);
   } catch (error) {

@@ -4,16 +4,16 @@
  * `toolApproval` that holds the gated ones for the user's approval.
  */
 import type { Tool, ToolSet } from "ai";
-import { getMCPToolsAsync } from "../ai/getMCPTools.js";
-import { errorOutput } from "../ai/toolOutput.js";
-import type { TerrenoApp } from "../app/TerrenoApp.js";
 import { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
 import type { PlainObject, User } from "../core/types.js";
+import { errorOutput } from "../tools/aiSdk/toolOutput.js";
+import { aiToolSet, reportingOf } from "../tools/aiSdk/toolSet.js";
+import { toolsVisibleTo } from "../tools/visibleTools.js";
 import { type ApprovalScope, consumeApproval } from "./chatApprovals.js";
 import type { Redactor } from "./redact.js";
 import { type DocHit, SEARCH_DOCS_TOOL_NAME, type SearchDocsInput } from "./searchDocs.js";
-import type { ChatApproval } from "./types.js";
+import type { ChatApp, ChatApproval } from "./types.js";
 
 type ToolCallOptions = Parameters<NonNullable<Tool["execute"]>>[1];
 
@@ -27,7 +27,7 @@ function needsApproval(
 }
 
 export interface ChatToolsOptions {
-  app: TerrenoApp;
+  app: ChatApp;
   approval: ChatApproval;
   /** `searchDocsTool(options.docs)`, built once per plugin. */
   docsTool?: Tool<SearchDocsInput, { data: DocHit[] }>;
@@ -51,7 +51,11 @@ export interface ChatToolSet {
 
 export async function chatTools(options: ChatToolsOptions): Promise<ChatToolSet> {
   const { app, approval, docsTool, user, approvalScope, redactor, executed } = options;
-  const base = await getMCPToolsAsync({ app, user });
+  // The caller's own tools, as getMCPTools({app, user}) gives them (the tools /mcp lists).
+  const base = aiToolSet(await toolsVisibleTo(app.toolDefinitions, user), {
+    user,
+    reporting: reportingOf(app),
+  });
   const definitions = new Map(app.toolDefinitions.map((def) => [def.name, def]));
   const tools: ToolSet = {};
   const toolApproval: Record<string, "user-approval"> = {};

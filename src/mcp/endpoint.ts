@@ -10,6 +10,7 @@ import express, { type Express, type Request, type Response } from "express";
 import type { AppContext, TerrenoPlugin } from "../app/types.js";
 import { TerrenoError } from "../core/errors.js";
 import { MCP_SCOPES } from "../core/scopes.js";
+import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { checkEnvelope } from "./checkEnvelope.js";
 import { checkOrigin } from "./checkOrigin.js";
@@ -26,8 +27,6 @@ import {
   resourceMetadataUrl,
   withAuthorizationServers,
 } from "./resourceMetadata.js";
-
-export const DEFAULT_MCP_PATH = "/mcp";
 
 /** Whether the app has anything to serve on /mcp: a model that opts in, or a custom tool. */
 function servesTools(ctx: AppContext): boolean {

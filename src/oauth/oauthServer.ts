@@ -17,7 +17,7 @@ import type { Connection } from "mongoose";
 import type { TerrenoPlugin } from "../app/types.js";
 import { MCP_SCOPES } from "../core/scopes.js";
 import type { AnyModel } from "../core/types.js";
-import { DEFAULT_MCP_PATH } from "../mcp/endpoint.js";
+import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
 import { oauthAccessTokenProvider } from "./accessTokens.js";
 import {
   createOAuthInstance,

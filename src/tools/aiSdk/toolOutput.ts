@@ -5,9 +5,9 @@
  * a fixed `internal` body: the cause is logged, never returned.
  */
 import type { JSONValue, ToolResultPart } from "ai";
-import { type ErrorBody, type TerrenoError, toErrorBody } from "../core/errors.js";
-import type { PlainObject } from "../core/types.js";
-import { errorText } from "../tools/errorText.js";
+import { type ErrorBody, type TerrenoError, toErrorBody } from "../../core/errors.js";
+import type { PlainObject } from "../../core/types.js";
+import { errorText } from "../errorText.js";
 
 /** What `toModelOutput` returns (the AI SDK does not export the type by name). */
 type ToolResultOutput = ToolResultPart["output"];

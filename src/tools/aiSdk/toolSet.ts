@@ -1,0 +1,206 @@
+/**
+ * The AI SDK translation of the tool-call runner, shared by `terreno-mcp/ai` (getMCPTools) and
+ * the chat: one AI SDK tool per definition, whose `execute` runs the shared runner
+ * (src/tools/runToolCall.ts) and answers its outcome as `{data, ...}` or `{error}`. Only the
+ * `ai` and `chat` entry points import it, so the package root never loads `ai`.
+ */
+import { type JSONSchema7, jsonSchema, type Schema, type Tool, tool } from "ai";
+import { isWrite } from "../../core/isWrite.js";
+import { consoleLogger, type Logger } from "../../core/logger.js";
+import type { OperationObserver } from "../../core/observe.js";
+import type { PlainObject, User } from "../../core/types.js";
+import type { RateLimits } from "../../ops/rateLimit.js";
+import { runToolCall, type ToolRunnerOptions } from "../runToolCall.js";
+import type { ToolDefinition } from "../toolDefinitions.js";
+import type { ToolHost } from "../toolHost.js";
+import { errorOutput, type MCPToolOutput, toModelOutput } from "./toolOutput.js";
+
+/**
+ * A context-bound tool's per-call context (AI SDK 7 tool `context`, given through
+ * `toolsContext`, one entry per tool name; `mcpToolsContext()` builds it): the caller.
+ * A bare `User` is read too.
+ */
+export type MCPToolContext = { user?: User };
+
+/** One getMCPTools() tool: JSON input in, `{data, ...}` or `{error}` out. */
+export type MCPTool = Tool<PlainObject, MCPToolOutput, MCPToolContext>;
+
+/** What getMCPTools() returns: tools keyed by MCP tool name (an AI SDK `ToolSet`). */
+export type MCPToolSet = Record<string, MCPTool>;
+
+function isUser(value: unknown): value is User {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { id?: unknown }).id === "string"
+  );
+}
+
+/** A tool `context` as a caller: `{ user }` first, then a bare `User`, else anonymous. */
+export function userFromContext(context: unknown): User | undefined {
+  if (typeof context !== "object" || context === null) return undefined;
+  const wrapped = (context as { user?: unknown }).user;
+  if (isUser(wrapped)) return wrapped;
+  return isUser(context) ? context : undefined;
+}
+
+/** Where a tool's failures and writes are reported: the logger and the app's observer. */
+export interface Reporting {
+  logger: Logger;
+  observer?: OperationObserver;
+  /** The app's rate limits, when on. */
+  rateLimits?: Pick<RateLimits, "consume">;
+}
+
+/** The runner's options for this set, built once per reporting set (logger, observer, limits). */
+const runners = new WeakMap<Reporting, ToolRunnerOptions>();
+
+function runnerFor(reporting: Reporting): ToolRunnerOptions {
+  let runner = runners.get(reporting);
+  if (!runner) {
+    const { logger, observer, rateLimits } = reporting;
+    runner = {
+      surface: "ai",
+      logger,
+      ...(observer ? { observer } : {}),
+      // The same rule and points as /mcp (src/ops/rateLimit.ts): `{error}` rate_limited when spent.
+      ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "toolCall" as const } } : {}),
+    };
+    runners.set(reporting, runner);
+  }
+  return runner;
+}
+
+/**
+ * One call through the shared runner (src/tools/runToolCall.ts), its outcome as the AI SDK
+ * tool's output: the tool's `{data, ...}`, or `{error}`. A tool this set offers though the
+ * caller may not call it answers the verdict's own refusal (401/403), not "unknown".
+ */
+async function run(
+  def: ToolDefinition,
+  user: User | undefined,
+  input: unknown,
+  reporting: Reporting,
+  callId?: string,
+): Promise<MCPToolOutput> {
+  const outcome = await runToolCall(runnerFor(reporting), {
+    tool: def,
+    name: def.name,
+    args: input,
+    user,
+    ...(callId ? { callId } : {}),
+  });
+  return outcome.status === "done" ? outcome.output : errorOutput(outcome.error);
+}
+
+/**
+ * The input schema is the definition's JSON Schema as is, for the model to read. It is not
+ * checked here: `execute` runs the shared pipeline, which checks every call once and answers
+ * a bad one with the same `{error}` result (and text) as MCP.
+ */
+function inputSchemaFor(def: ToolDefinition): Schema<PlainObject> {
+  return jsonSchema<PlainObject>(def.inputSchema as JSONSchema7);
+}
+
+/**
+ * Context-bound tools (no `user` option) hold nothing per caller, so one is kept per
+ * definition and approval setting; a user-bound tool is that object with its own `execute`.
+ */
+const contextBound = new WeakMap<
+  Logger,
+  WeakMap<object, WeakMap<object, WeakMap<ToolDefinition, { plain?: MCPTool; approval?: MCPTool }>>>
+>();
+/** The observer (and rate-limits) key for tools that report to no observer (spend no points). */
+const NO_OBSERVER = {};
+
+function contextBoundTool(
+  def: ToolDefinition,
+  needsApproval: boolean,
+  reporting: Reporting,
+): MCPTool {
+  const { logger, observer = NO_OBSERVER, rateLimits = NO_OBSERVER } = reporting;
+  let byObserver = contextBound.get(logger);
+  if (!byObserver) {
+    byObserver = new WeakMap();
+    contextBound.set(logger, byObserver);
+  }
+  let byLimits = byObserver.get(observer);
+  if (!byLimits) {
+    byLimits = new WeakMap();
+    byObserver.set(observer, byLimits);
+  }
+  let byDef = byLimits.get(rateLimits);
+  if (!byDef) {
+    byDef = new WeakMap();
+    byLimits.set(rateLimits, byDef);
+  }
+  let entry = byDef.get(def);
+  if (!entry) {
+    entry = {};
+    byDef.set(def, entry);
+  }
+  const key = needsApproval ? "approval" : "plain";
+  const cached = entry[key];
+  if (cached) return cached;
+  const built = tool<PlainObject, MCPToolOutput, MCPToolContext>({
+    title: def.title,
+    description: def.description,
+    inputSchema: inputSchemaFor(def),
+    // Describes success (`{data, ...}`); `{error}` results fall outside it, as MCP `isError`
+    // results fall outside MCP's outputSchema. The AI SDK does not validate outputs here.
+    outputSchema: jsonSchema<MCPToolOutput>(def.outputSchema as JSONSchema7),
+    // Not sent to the model; surfaces on tool-call parts as `toolMetadata` (like @ai-sdk/mcp).
+    metadata: { annotations: { ...def.annotations } },
+    ...(needsApproval ? { needsApproval: true } : {}),
+    execute: (input, { abortSignal, context, toolCallId }) => {
+      abortSignal?.throwIfAborted();
+      return run(def, userFromContext(context), input, reporting, toolCallId);
+    },
+    toModelOutput,
+  });
+  entry[key] = built;
+  return built;
+}
+
+/** Where the tools of `host` report: `logger` if given, else the host's, else the console. */
+export function reportingOf(host: ToolHost | undefined, logger?: Logger): Reporting {
+  return {
+    logger: logger ?? host?.logger ?? consoleLogger,
+    observer: host?.observer,
+    ...(host?.rateLimits?.enabled ? { rateLimits: host.rateLimits } : {}),
+  };
+}
+
+export interface AiToolSetOptions {
+  /** The caller every tool runs as; without one, each call reads its tool `context`. */
+  user?: User;
+  /** Sets the tool-level `needsApproval: true` on every tool that writes (`isWrite`). */
+  requireApproval?: boolean;
+  reporting: Reporting;
+}
+
+/** The definitions as AI SDK tools keyed by tool name, each running through the runner. */
+export function aiToolSet(
+  definitions: readonly ToolDefinition[],
+  options: AiToolSetOptions,
+): MCPToolSet {
+  const { user, reporting } = options;
+  const tools: Record<string, MCPTool> = {};
+  for (const def of definitions) {
+    const shared = contextBoundTool(
+      def,
+      options.requireApproval === true && isWrite(def),
+      reporting,
+    );
+    tools[def.name] = user
+      ? {
+          ...shared,
+          execute: (input, { abortSignal, toolCallId }) => {
+            abortSignal?.throwIfAborted();
+            return run(def, user, input, reporting, toolCallId);
+          },
+        }
+      : shared;
+  }
+  return tools;
+}

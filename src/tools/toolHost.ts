@@ -1,0 +1,18 @@
+/**
+ * What the in-process tool surfaces (getMCPTools, the chat) need of an app: its tool
+ * definitions and where calls report and spend. A TerrenoApp is one; so is any object with these.
+ */
+import type { Logger } from "../core/logger.js";
+import type { OperationObserver } from "../core/observe.js";
+import type { RateLimits } from "../ops/rateLimit.js";
+import type { ToolDefinition } from "./toolDefinitions.js";
+
+export interface ToolHost {
+  /** The app's tool definitions (`TerrenoApp.toolDefinitions`). */
+  readonly toolDefinitions: readonly ToolDefinition[];
+  readonly logger?: Logger;
+  /** The app's audit observer: tool writes reach its `onAudit` sinks. */
+  readonly observer?: OperationObserver;
+  /** The app's rate limits: tool calls spend the same points as on /mcp. */
+  readonly rateLimits?: Pick<RateLimits, "enabled" | "consume">;
+}
