@@ -1,9 +1,10 @@
 /**
  * Resolves which declared `populatePaths` a call populates, and builds Mongoose populate
- * options whose field selects can never pull a hidden field of the referenced model.
+ * options whose field selects can never pull a field the referenced model's view hides.
  */
 import type { Connection, Model } from "mongoose";
 import { validationFailed } from "./errors.js";
+import { modelView } from "./present.js";
 import type { SurfaceView } from "./viewTypes.js";
 
 export interface PopulateOption {
@@ -28,17 +29,16 @@ function refModelName(model: Model<unknown>, path: string): string | undefined {
   return undefined;
 }
 
-function isSelectFalse(
+/** Whether the referenced model's own view hides `field` (its schema's `select: false`). */
+function hiddenInRef(
   modelName: string | undefined,
   field: string,
   connection: Connection,
+  surface: SurfaceView["surface"],
 ): boolean {
   if (!modelName) return false;
   const refModel = connection.models[modelName] ?? connection.base.models[modelName];
-  const schemaType = refModel?.schema.path(field) as unknown as
-    | { options?: { select?: unknown } }
-    | undefined;
-  return schemaType?.options?.select === false;
+  return refModel ? modelView(refModel, surface).hidden.isHidden(field) : false;
 }
 
 /** `requested` undefined means every populatable path of the view; any other path is a 400. */
@@ -72,7 +72,7 @@ export function resolvePopulate(
     const fields = (p.fields ?? []).filter(
       (f) =>
         !hidden.isHiddenName(f) &&
-        !isSelectFalse(refName, f, model.db) &&
+        !hiddenInRef(refName, f, model.db, view.surface) &&
         !f.startsWith("+") &&
         !f.startsWith("-"),
     );
