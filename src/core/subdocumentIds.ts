@@ -1,7 +1,9 @@
 /**
- * Subdocuments are read with `id` (serialize.ts renames `_id` at every depth) and written the
- * same way, so a read can be sent back as it came. This maps a validated body's subdocument
- * `id`s back to `_id` before hooks and Mongoose see it; `_id` itself is refused by the schema.
+ * Subdocuments are read with `id` (serialize.ts renames `_id` at every depth) and refs may be
+ * read populated; both are written the way they are read, so a read can be sent back as it
+ * came. This maps a validated body's subdocument `id`s back to `_id`, and each ref given as an
+ * object to its id, before hooks and Mongoose see it; a subdocument's `_id` itself is refused
+ * by the schema.
  */
 import { isSubdocumentId } from "../schema/fieldSchema.js";
 import type { FieldDescriptor } from "../schema/types.js";
@@ -11,7 +13,13 @@ function isPlainObject(value: unknown): value is PlainObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A ref written as an object (a populated read sent back): its `id`, else its `_id`. */
+function refId(value: PlainObject): unknown {
+  return value.id ?? value._id;
+}
+
 function mapValue(field: FieldDescriptor, value: unknown): unknown {
+  if (field.kind === "objectId" && field.ref && isPlainObject(value)) return refId(value);
   if (field.kind === "array" && field.items && Array.isArray(value)) {
     const items = field.items;
     return value.map((item) => mapValue(items, item));

@@ -79,6 +79,27 @@ export function objectIdDescription(field: FieldDescriptor): string {
 }
 
 /**
+ * A ref a client may write: the id, or an object carrying it as `id` or `_id` (a populated
+ * read sent back). The object's other keys are the referenced document's own fields, so they
+ * are allowed and ignored; the core keeps only the id (src/core/subdocumentIds.ts).
+ */
+export function refInputSchema(field: FieldDescriptor): JsonSchema {
+  const id = (): JsonSchema => ({ type: "string", pattern: OBJECT_ID_PATTERN });
+  return {
+    anyOf: [
+      id(),
+      {
+        type: "object",
+        properties: { id: id(), _id: id() },
+        anyOf: [{ required: ["id"] }, { required: ["_id"] }],
+        additionalProperties: true,
+      },
+    ],
+    description: `${field.ref} id (24 hex characters), or an object with its id; other keys are ignored.`,
+  };
+}
+
+/**
  * The bare type of a scalar field, without value constraints: what a filter value or an
  * output value looks like. Undefined for kinds that are not scalars.
  */

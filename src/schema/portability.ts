@@ -10,7 +10,8 @@ const ROOT_COMBINATORS = ["anyOf", "oneOf", "allOf"];
 export interface PortabilityOptions {
   /**
    * Also require `additionalProperties: false` on every object that declares `properties`
-   * (true for input schemas; output schemas are deliberately open).
+   * (true for input schemas; output schemas are deliberately open). An explicit `true` is a
+   * stated opening, not an oversight: a ref's object form, whose other keys are ignored.
    */
   closedObjects?: boolean;
 }
@@ -35,7 +36,8 @@ function walk(node: unknown, at: string, options: PortabilityOptions, problems: 
     options.closedObjects &&
     node.type === "object" &&
     node.properties !== undefined &&
-    node.additionalProperties !== false
+    node.additionalProperties !== false &&
+    node.additionalProperties !== true
   ) {
     problems.push(`${at}: object without additionalProperties: false`);
   }

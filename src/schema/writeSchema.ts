@@ -16,6 +16,7 @@ import {
   OBJECT_ID_PATTERN,
   objectIdDescription,
   portablePattern,
+  refInputSchema,
   scalarTypeSchema,
   withDescription,
 } from "./fieldSchema.js";
@@ -154,7 +155,8 @@ function fieldSchema(field: FieldDescriptor, ctx: Context, level: Level): Built 
       schema = dateInputSchema();
       break;
     case "objectId":
-      schema = { type: "string", pattern: OBJECT_ID_PATTERN };
+      // A ref also takes the object a populated read shows (its `id` is kept, nothing else).
+      schema = field.ref ? refInputSchema(field) : { type: "string", pattern: OBJECT_ID_PATTERN };
       break;
     case "array": {
       // Arrays are replaced whole, so each element is a complete value.
@@ -198,7 +200,9 @@ function fieldSchema(field: FieldDescriptor, ctx: Context, level: Level): Built 
   if (!schema) return undefined;
   const extra =
     field.kind === "objectId"
-      ? objectIdDescription(field)
+      ? field.ref
+        ? schema.description
+        : objectIdDescription(field)
       : field.kind === "date"
         ? DATE_INPUT_SENTENCE
         : undefined;

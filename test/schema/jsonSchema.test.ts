@@ -25,11 +25,7 @@ const todoWriteProperties = (mode: "create" | "update"): Record<string, JsonSche
   completed: mode === "create" ? { type: "boolean", default: false } : { type: "boolean" },
   dueDate: WRITTEN_DATE,
   tags: { type: "array", items: { type: "string" }, maxItems: 1000 },
-  ownerId: {
-    type: "string",
-    pattern: OBJECT_ID,
-    description: "ObjectId of a User document (24 hex characters).",
-  },
+  ownerId: WRITTEN_USER_REF,
   priority: { type: "number", minimum: 1, maximum: 5, description: "Between 1 and 5." },
   status: { type: "string", enum: ["open", "closed"] },
   address: {
@@ -61,6 +57,23 @@ const todoWriteProperties = (mode: "create" | "update"): Record<string, JsonSche
   },
   extra: WRITTEN_ANY_VALUE,
 });
+
+/** A written ref: the id, or the object a populated read shows, carrying it as `id` or `_id`. */
+const WRITTEN_USER_REF: JsonSchema = {
+  anyOf: [
+    { type: "string", pattern: OBJECT_ID },
+    {
+      type: "object",
+      properties: {
+        id: { type: "string", pattern: OBJECT_ID },
+        _id: { type: "string", pattern: OBJECT_ID },
+      },
+      anyOf: [{ required: ["id"] }, { required: ["_id"] }],
+      additionalProperties: true,
+    },
+  ],
+  description: "User id (24 hex characters), or an object with its id; other keys are ignored.",
+};
 
 const orNull = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: "null" }] });
 
@@ -146,7 +159,13 @@ describe("writeSchema: the Todo model", () => {
       additionalProperties: false,
       minProperties: 1,
     });
-    assert.doesNotMatch(JSON.stringify(schema), /required/i, "nothing is called required");
+    // Nothing is required but the id of a ref written as an object (a populated read).
+    const refIdRequired = /"anyOf":\[\{"required":\["id"\]\},\{"required":\["_id"\]\}\]/g;
+    assert.doesNotMatch(
+      JSON.stringify(schema).replace(refIdRequired, ""),
+      /required/i,
+      "nothing is called required",
+    );
   });
 
   it("update without nullable: the same fields, no null anywhere", () => {
@@ -406,15 +425,7 @@ describe("writeSchema: rules", () => {
       description:
         'Binary data: UTF-8 text, a list of bytes (0 to 255), or {"type": "Buffer", "data": [bytes]}.',
     });
-    assert.deepEqual(props.owners, {
-      type: "array",
-      items: {
-        type: "string",
-        pattern: OBJECT_ID,
-        description: "ObjectId of a User document (24 hex characters).",
-      },
-      maxItems: 1000,
-    });
+    assert.deepEqual(props.owners, { type: "array", items: WRITTEN_USER_REF, maxItems: 1000 });
     assert.deepEqual(props.loose, {
       type: "object",
       additionalProperties: WRITTEN_ANY_VALUE,

@@ -58,5 +58,11 @@ describe("assertPortable", () => {
       () => assertPortable(schema, { closedObjects: true }),
       /properties\.a: object without/,
     );
+    // An explicit opening (a ref's object form, whose other keys are ignored) is stated, not forgotten.
+    const opened = {
+      ...schema,
+      properties: { a: { ...schema.properties.a, additionalProperties: true } },
+    };
+    assert.doesNotThrow(() => assertPortable(opened, { closedObjects: true }));
   });
 });

@@ -8,6 +8,7 @@ import { internalErrorCases } from "./internalErrors.js";
 import { mergePatchCases } from "./mergePatch.js";
 import { pagingCases } from "./paging.js";
 import { permissionCases } from "./permissions.js";
+import { populatedRefCases } from "./populatedRefs.js";
 import type { ContractCase } from "./types.js";
 import { validationCases } from "./validation.js";
 import { writeCases } from "./writes.js";
@@ -24,6 +25,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...mergePatchCases,
   ...internalErrorCases,
   ...documentShapeCases,
+  ...populatedRefCases,
 ];
 
 export type { CaseContext, ContractCase } from "./types.js";

@@ -138,7 +138,7 @@ export function aiDriver(world: World, mode: AiMode): Driver {
     name: `ai ${mode}`,
     surface: "tools",
     list: (as, collection, args) => call(as, collection, "list", listArgs(args)),
-    read: (as, collection, id) => call(as, collection, "read", { id }),
+    read: (as, collection, id, options) => call(as, collection, "read", { id, ...options }),
     create: (as, collection, body) => call(as, collection, "create", body),
     update: (as, collection, id, body) => call(as, collection, "update", { id, ...body }),
     delete: (as, collection, id) => call(as, collection, "delete", { id }),

@@ -79,8 +79,9 @@ export function restDriver(world: World): Driver {
         await auth(as, request(app).get(`/${collection}${query ? `?${query}` : ""}`)),
       );
     },
-    async read(as, collection, id) {
-      return normalize(await auth(as, request(app).get(`/${collection}/${id}`)));
+    async read(as, collection, id, options) {
+      const populate = options?.populate ? `?populate=${options.populate.join(",")}` : "";
+      return normalize(await auth(as, request(app).get(`/${collection}/${id}${populate}`)));
     },
     async create(as, collection, body) {
       return normalize(await auth(as, request(app).post(`/${collection}`)).send(body));

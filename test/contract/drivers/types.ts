@@ -28,7 +28,13 @@ export interface Driver {
   readonly name: string;
   readonly surface: Surface;
   list(as: Actor, collection: Collection, args?: ListArgs): Promise<Outcome>;
-  read(as: Actor, collection: Collection, id: string): Promise<Outcome>;
+  /** `populate` narrows the populated paths (`[]`: refs as ids), as `?populate=` does. */
+  read(
+    as: Actor,
+    collection: Collection,
+    id: string,
+    options?: { populate?: string[] },
+  ): Promise<Outcome>;
   create(as: Actor, collection: Collection, body: Record<string, unknown>): Promise<Outcome>;
   update(
     as: Actor,
