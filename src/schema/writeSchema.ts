@@ -250,6 +250,7 @@ export function writeSchema(
     properties: {},
     additionalProperties: false,
   };
-  if (options.mode === "update") root.minProperties = 1;
+  // No `minProperties` on update: `{}` is a merge patch that changes nothing, and it is what a
+  // read of a document with no writable field set gives back.
   return root;
 }

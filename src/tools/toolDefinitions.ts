@@ -106,7 +106,6 @@ function inputSchemaFor(resource: Resource, method: CrudMethod): JsonSchema {
         properties: { id: ID_SCHEMA, ...view.updateSchema.properties },
         required: ["id"],
         additionalProperties: false,
-        minProperties: 2,
       };
     case "delete":
       return {

@@ -1,0 +1,27 @@
+/**
+ * Shrunk failures of the generated-schema property, kept as regression cases: each runs
+ * first on every run (fast-check `examples`), before the generated ones. Add a case as
+ * fast-check printed it, with the bug it found.
+ */
+import type { SchemaSpec } from "./schemaSpec.js";
+import type { DocCase, ValueOptions } from "./values.js";
+
+export interface Regression {
+  /** What it found, and where it was fixed. */
+  bug: string;
+  spec: SchemaSpec;
+  /** The documents; refs take the run's seeded ids from `options.refIds`. */
+  docs(options: ValueOptions): DocCase[];
+}
+
+const noEdit: DocCase["createEdit"] = { site: 0, action: { set: null } };
+
+export const REGRESSIONS: Regression[] = [
+  {
+    bug: "A read with no writable field ({} on REST, {id} on the tools) was refused back by update: the update schemas had minProperties 1 (2 on the tools), though {} is a merge patch that changes nothing.",
+    spec: { fields: { f0: { kind: "ref" } } },
+    docs: (options) => [
+      { body: {}, patch: { f0: options.refIds[0] }, createEdit: noEdit, updateEdit: noEdit },
+    ],
+  },
+];
