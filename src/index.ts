@@ -13,7 +13,13 @@ export {
   type StartOptions,
   TerrenoApp,
 } from "./app/TerrenoApp.js";
-export type { AppContext, TerrenoPlugin } from "./app/types.js";
+export type {
+  AppContext,
+  OpenApiContribution,
+  OpenApiHelpers,
+  OpenApiJson,
+  TerrenoPlugin,
+} from "./app/types.js";
 export {
   type AuthProvider,
   type CallerResolver,

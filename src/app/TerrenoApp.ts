@@ -38,7 +38,7 @@ import { defaultPathFor } from "./defaultPath.js";
 import type { TerrenoAppOptions } from "./options.js";
 import { requestLogger } from "./requestLogger.js";
 import { type RunningServer, type StartOptions, serve } from "./serve.js";
-import type { AppContext, TerrenoPlugin } from "./types.js";
+import type { AppContext, OpenApiHelpers, TerrenoPlugin } from "./types.js";
 
 interface Mounted {
   path: string;
@@ -243,6 +243,11 @@ export class TerrenoApp {
       tools: this.toolDefinitions,
       authorizationServers: this.plugins.flatMap((plugin) =>
         plugin.authorizationServer ? [plugin.authorizationServer] : [],
+      ),
+      openApiContributors: plugins.flatMap((plugin) =>
+        plugin.openApi
+          ? [(helpers: OpenApiHelpers) => plugin.openApi?.(helpers) ?? { paths: {} }]
+          : [],
       ),
       modelRouter: (model, routerOptions) =>
         restRouter(defineResource(model, routerOptions), services),

@@ -9,11 +9,14 @@ import type { ModelRouterOptions } from "../core/crudOptions.js";
 import type { Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
 import type { AnyModel, OperationObserver } from "../core/types.js";
-import type { MountedResource } from "../openapi/types.js";
+import type { MountedResource, OpenApiContribution, OpenApiHelpers } from "../openapi/types.js";
 import type { AuditSink } from "../ops/audit.js";
 import type { RateLimits } from "../ops/rateLimit.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import type { TerrenoAppOptions } from "./options.js";
+
+// The plugin contract's OpenAPI part lives with the document's types; plugins read it here.
+export type { OpenApiContribution, OpenApiHelpers, OpenApiJson } from "../openapi/types.js";
 
 export interface AppContext {
   logger: Logger;
@@ -37,6 +40,8 @@ export interface AppContext {
   tools: readonly ToolDefinition[];
   /** The OAuth authorization servers the app's plugins run (`TerrenoPlugin.authorizationServer`). */
   authorizationServers: ReadonlyArray<{ issuer: string; resource: string }>;
+  /** The plugins' parts of `/openapi.json` (TerrenoPlugin.openApi), in registration order. */
+  openApiContributors: ReadonlyArray<(helpers: OpenApiHelpers) => OpenApiContribution>;
   /**
    * `modelRouter(model, options)` wired to this app: its writes reach the app's audit
    * observer, spend the app's rate limits, and its faults go to the app's logger. For a
@@ -67,4 +72,9 @@ export interface TerrenoPlugin {
    * URL its tokens are issued for) becomes `mcp.resourceUrl` when that is not set.
    */
   authorizationServer?: { issuer: string; resource: string };
+  /**
+   * The plugin's routes in `/openapi.json`: called once, when the document is first built.
+   * Routes a plugin serves but does not describe here are missing from the document.
+   */
+  openApi?(helpers: OpenApiHelpers): OpenApiContribution;
 }

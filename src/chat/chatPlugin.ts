@@ -28,6 +28,7 @@ import type { RateLimitWindow } from "../core/types.js";
 import { listHeldApprovals } from "./chatApprovals.js";
 import { requireUser, requireWriteScope } from "./chatAuth.js";
 import { chatInfoHandler, chatModelInfo } from "./chatInfo.js";
+import { chatOpenApi } from "./chatOpenApi.js";
 import { conversationsRouter, feedbackRouter, listMessages } from "./chatRoutes.js";
 import { chatStreamHandler } from "./chatStream.js";
 import { telemetryHandler } from "./chatTelemetry.js";
@@ -100,6 +101,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
 
   return {
     name: "chat",
+    openApi: (helpers) => chatOpenApi(basePath, helpers),
     register(app, ctx) {
       const limit = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
       const limiter = limit

@@ -25,6 +25,7 @@ import {
   type OAuthInstanceSettings,
   oauthPlugins,
 } from "./authInstance.js";
+import { oauthOpenApi } from "./oauthOpenApi.js";
 import { oauthPageRoutes } from "./pageRoutes.js";
 
 export const DEFAULT_OAUTH_BASE_PATH = "/oauth";
@@ -159,6 +160,13 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
     name: "oauth-server",
     auth,
     authorizationServer: { issuer: settings.issuer, resource: settings.resource },
+    openApi: () =>
+      oauthOpenApi({
+        issuerPath: new URL(settings.issuer).pathname.replace(/\/$/, ""),
+        basePath: settings.basePath,
+        openid: settings.scopes.includes("openid"),
+        registration: settings.allowDynamicClientRegistration,
+      }),
     authProvider: oauthAccessTokenProvider({
       issuer: settings.issuer,
       resource: settings.resource,

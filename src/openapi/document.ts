@@ -7,12 +7,14 @@
  * ErrorBody shape of src/core/errors.ts, one response per status of the error table.
  *
  * This file assembles the document; each part is built in its own file (routers in
- * resourcePaths.ts, actions, auth, personal tokens, custom tools, errors, security).
+ * resourcePaths.ts, actions, auth, personal tokens, plugins' own routes, custom tools, errors,
+ * security).
  */
 
 import { actionOperations } from "./actionPaths.js";
 import { authOperations } from "./authPaths.js";
 import { errorBodySchema, errorResponseComponents } from "./errorResponses.js";
+import { pluginOperations } from "./pluginPaths.js";
 import { resourceNames, resourceOperations, resourceSchemas } from "./resourcePaths.js";
 import { documentSecurity, securitySchemes } from "./security.js";
 import { customToolOperations } from "./toolPaths.js";
@@ -39,6 +41,7 @@ export function buildOpenApiDocument(source: OpenApiSource): OpenApiObject {
     actionOperations(mount, names, source, paths);
   }
   if (source.auth) authOperations(source.auth, source, paths, schemas);
+  const pluginTags = pluginOperations(source.contributions ?? [], paths, schemas);
   // Last: a tool's operation id steps aside for any id already taken above.
   customToolOperations(source, paths);
 
@@ -65,8 +68,12 @@ export function buildOpenApiDocument(source: OpenApiSource): OpenApiObject {
     ...new Set(source.mounts.map((m) => m.resource.model.modelName)),
     ...(source.auth ? ["Auth"] : []),
     ...(source.auth?.personalTokens ? ["Personal access tokens"] : []),
+    ...pluginTags,
     ...((source.customTools?.length ?? 0) > 0 ? ["Tools"] : []),
   ];
-  document.tags = tags.map((name) => ({ name }));
+  const described = new Map(
+    (source.contributions ?? []).flatMap((c) => c.tags ?? []).map((tag) => [tag.name, tag]),
+  );
+  document.tags = [...new Set(tags)].map((name) => described.get(name) ?? { name });
   return document;
 }

@@ -11,9 +11,13 @@ import swaggerUi from "swagger-ui-express";
 import type { AppContext, TerrenoPlugin } from "../app/types.js";
 import { DEFAULT_PERSONAL_TOKEN_OPTIONS } from "../auth/personalTokens.js";
 import { buildOpenApiDocument } from "./document.js";
+import { openApiHelpers } from "./pluginPaths.js";
 import type { OpenApiObject, OpenApiOptions, OpenApiSource } from "./types.js";
 
-/** What the document is generated from: the app's options, its mounted routers and custom tools. */
+/**
+ * What the document is generated from: the app's options, its mounted routers and custom tools,
+ * and the plugins' own routes.
+ */
 export function openApiSource(ctx: AppContext, options: OpenApiOptions = {}): OpenApiSource {
   const app = ctx.options;
   const jwt = app.auth?.jwt;
@@ -47,7 +51,17 @@ export function openApiSource(ctx: AppContext, options: OpenApiOptions = {}): Op
         : {}),
     };
   }
-  return source;
+  return withPluginPaths(ctx, source);
+}
+
+/** The source with the plugins' own routes, each plugin handed this document's helpers. */
+function withPluginPaths(ctx: AppContext, source: OpenApiSource): OpenApiSource {
+  if (ctx.openApiContributors.length === 0) return source;
+  const helpers = openApiHelpers(source);
+  return {
+    ...source,
+    contributions: ctx.openApiContributors.map((contribute) => contribute(helpers)),
+  };
 }
 
 /** `/docs` → `../openapi.json`: resolved from the docs page, so it works under a path prefix. */

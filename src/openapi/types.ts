@@ -65,6 +65,8 @@ export interface OpenApiSource {
   rateLimited?: boolean;
   /** The custom tools, each documented as `POST /tools/<name>`. */
   customTools?: readonly DocumentedTool[];
+  /** The plugins' own routes (TerrenoPlugin.openApi). */
+  contributions?: readonly OpenApiContribution[];
 }
 
 /** `TerrenoAppOptions.openapi`: where the document and the docs page are served, and `info`. */
@@ -79,4 +81,33 @@ export interface OpenApiOptions {
   version?: string;
   /** `info.description` (Markdown). */
   description?: string;
+}
+
+/** Open JSON of a part of an OpenAPI 3.1 document: a path item, an operation, a schema. */
+export type OpenApiJson = { [key: string]: unknown };
+
+/** What a plugin adds to `/openapi.json` (TerrenoPlugin.openApi). */
+export interface OpenApiContribution {
+  /**
+   * Path items by path as OpenAPI writes them (`/chat/conversations/{id}`, not `:id`). A method
+   * the document has already (a router's) is kept; the plugin's is dropped.
+   */
+  paths: Record<string, OpenApiJson>;
+  /** Component schemas the paths reference as `#/components/schemas/<name>`; taken names are kept. */
+  schemas?: Record<string, OpenApiJson>;
+  /** The tags the operations use, added to the document's list in this order. */
+  tags?: ReadonlyArray<{ name: string; description?: string }>;
+}
+
+/** What the OpenAPI plugin hands `TerrenoPlugin.openApi`, so its operations read like the rest. */
+export interface OpenApiHelpers {
+  /**
+   * An operation's error responses: status → `$ref` to the document's shared error responses
+   * (400, 401, 403, 404, 405, 409, 429; each the one `Error` body).
+   */
+  errors(statuses: readonly number[]): OpenApiJson;
+  /** Whether the app's rate limits are on, so a route that spends points may answer 429. */
+  rateLimited: boolean;
+  /** The security requirement of a route that needs a signed-in caller (`[]` when none is set up). */
+  security: ReadonlyArray<Record<string, string[]>>;
 }

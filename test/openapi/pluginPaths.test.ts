@@ -1,0 +1,151 @@
+/**
+ * Plugins contribute OpenAPI paths (issue 23, item 5): the chat's routes and the OAuth server's
+ * public JSON endpoints are in `/openapi.json`, the document still validates as OpenAPI 3.1, and
+ * a plugin never replaces a router's operation.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { compileErrors, validate } from "@readme/openapi-parser";
+import request from "supertest";
+import { createExampleApp } from "../../example-backend/app.js";
+import { createDemoModel } from "../../src/chat/index.js";
+import type { TerrenoPlugin } from "../../src/index.js";
+import { useTestDatabase } from "../helpers/database.js";
+import { JWT_SECRET } from "../helpers/restApp.js";
+
+// The OAuth server's metadata is built by its library, on a connected database.
+useTestDatabase("openapi_plugins");
+
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is open JSON.
+type Doc = Record<string, any>;
+
+async function documentOf(plugins: TerrenoPlugin[] = []): Promise<Doc> {
+  const app = createExampleApp({
+    jwtSecret: JWT_SECRET,
+    env: {},
+    model: createDemoModel(),
+    publicUrl: "http://127.0.0.1:4000",
+  });
+  for (const plugin of plugins) app.register(plugin);
+  const res = await request(app.build()).get("/openapi.json");
+  assert.equal(res.status, 200);
+  const document = res.body as Doc;
+  const result = await validate(structuredClone(document) as Parameters<typeof validate>[0]);
+  assert.ok(result.valid, result.valid ? "" : compileErrors(result));
+  assert.deepEqual(result.warnings, []);
+  return document;
+}
+
+describe("plugins' OpenAPI paths", () => {
+  test("the chat's routes are documented, each needing a signed-in caller", async () => {
+    const document = await documentOf();
+    const expected: Array<[string, string]> = [
+      ["/chat", "post"],
+      ["/chat/info", "get"],
+      ["/chat/approvals", "get"],
+      ["/chat/telemetry", "get"],
+      ["/chat/conversations", "get"],
+      ["/chat/conversations", "post"],
+      ["/chat/conversations/{id}", "get"],
+      ["/chat/conversations/{id}", "patch"],
+      ["/chat/conversations/{id}", "delete"],
+      ["/chat/conversations/{id}/messages", "get"],
+      ["/chat/feedback", "get"],
+      ["/chat/feedback", "post"],
+      ["/chat/feedback/{id}", "get"],
+      ["/chat/feedback/{id}", "delete"],
+    ];
+    for (const [path, method] of expected) {
+      const operation = document.paths[path]?.[method];
+      assert.ok(operation, `${method.toUpperCase()} ${path}`);
+      assert.deepEqual(operation.tags, ["Chat"]);
+      assert.ok(operation.responses["401"], `${path} answers 401`);
+      assert.ok(!operation.security?.some((s: object) => Object.keys(s).length === 0));
+    }
+    assert.ok(document.paths["/chat"].post.responses["200"].content["text/event-stream"]);
+    assert.ok(document.components.schemas.ChatApprovalRequest);
+    assert.ok(document.tags.some((tag: Doc) => tag.name === "Chat" && tag.description));
+  });
+
+  test("the OAuth server's public JSON endpoints are documented; its HTML pages are not", async () => {
+    const document = await documentOf();
+    for (const [path, method] of [
+      ["/.well-known/oauth-authorization-server", "get"],
+      ["/.well-known/openid-configuration", "get"],
+      ["/oauth/jwks", "get"],
+      ["/oauth/oauth2/register", "post"],
+      ["/oauth/oauth2/token", "post"],
+    ]) {
+      const operation = document.paths[path]?.[method];
+      assert.ok(operation, `${method.toUpperCase()} ${path}`);
+      assert.deepEqual(operation.security, [], `${path} is public`);
+    }
+    assert.equal(document.paths["/oauth/login"], undefined);
+    assert.equal(document.paths["/oauth/consent"], undefined);
+    // What the document says is what the server serves.
+    const app = createExampleApp({
+      jwtSecret: JWT_SECRET,
+      env: {},
+      model: createDemoModel(),
+      publicUrl: "http://127.0.0.1:4000",
+    }).build();
+    const metadata = await request(app).get("/.well-known/oauth-authorization-server");
+    assert.equal(metadata.status, 200);
+    assert.equal(metadata.body.token_endpoint, "http://127.0.0.1:4000/oauth/oauth2/token");
+    assert.equal(metadata.body.jwks_uri, "http://127.0.0.1:4000/oauth/jwks");
+    assert.equal(
+      metadata.body.registration_endpoint,
+      "http://127.0.0.1:4000/oauth/oauth2/register",
+    );
+  });
+
+  test("a plugin's paths, schemas and tags join the document; a router's operation stays", async () => {
+    const plugin: TerrenoPlugin = {
+      name: "reports",
+      openApi: (helpers) => ({
+        tags: [{ name: "Reports", description: "Monthly reports." }],
+        schemas: { Report: { type: "object", properties: { month: { type: "string" } } } },
+        paths: {
+          "/reports": {
+            get: {
+              tags: ["Reports"],
+              operationId: "reportsList",
+              summary: "The reports",
+              responses: {
+                "200": {
+                  description: "The reports.",
+                  content: {
+                    "application/json": {
+                      schema: { type: "array", items: { $ref: "#/components/schemas/Report" } },
+                    },
+                  },
+                },
+                ...helpers.errors([401]),
+              },
+            },
+          },
+          // Tries to replace the Todo router's list: the router's stays.
+          "/todos": {
+            get: {
+              operationId: "hijack",
+              summary: "no",
+              responses: { "200": { description: "no" } },
+            },
+          },
+        },
+      }),
+    };
+    const document = await documentOf([plugin]);
+    assert.equal(document.paths["/reports"].get.operationId, "reportsList");
+    assert.equal(
+      document.paths["/reports"].get.responses["401"].$ref,
+      "#/components/responses/Unauthorized",
+    );
+    assert.notEqual(document.paths["/todos"].get.operationId, "hijack");
+    assert.ok(document.components.schemas.Report);
+    assert.deepEqual(
+      document.tags.find((tag: Doc) => tag.name === "Reports"),
+      { name: "Reports", description: "Monthly reports." },
+    );
+  });
+});
