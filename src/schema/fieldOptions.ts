@@ -1,6 +1,6 @@
 /**
  * Reads the constraint options of one SchemaType (enum, lengths, min/max, match, default,
- * ref, description, select) into FieldDescriptor fields. Raw options are read, not
+ * ref, description, select, unique) into FieldDescriptor fields. Raw options are read, not
  * validators, because their shape is the same in Mongoose 8 and 9.
  */
 import {
@@ -23,6 +23,7 @@ type Constraints = Pick<
   | "integer"
   | "ref"
   | "selectFalse"
+  | "unique"
   | "description"
   | "default"
 >;
@@ -99,6 +100,11 @@ export function readConstraints(instance: string, schemaType: UnknownRecord): Co
   const constraints: Constraints = {
     description: typeof options.description === "string" ? options.description : undefined,
     selectFalse: options.select === false ? true : undefined,
+    // `unique: true` or `unique: [true, "message"]`.
+    unique:
+      options.unique === true || (Array.isArray(options.unique) && options.unique[0] === true)
+        ? true
+        : undefined,
     default: isJsonSafe(options.default) ? options.default : undefined,
   };
   if (instance === "String") {

@@ -40,6 +40,8 @@ export interface FieldDescriptor {
   ref?: string;
   /** `select: false` in the schema: never leaves the server on any surface. */
   selectFalse?: boolean;
+  /** `unique: true` on the path: a second document with the same value is a conflict. */
+  unique?: boolean;
   /** Schema-level description (from a `description` option on the path), if any. */
   description?: string;
   /** Array item type. */

@@ -43,9 +43,9 @@ interface Context {
 }
 
 /**
- * Where an object sits. `requireable`: its required fields are listed (never on update: a
- * patch names what changes, and elements of a replaced array are checked by Mongoose before
- * anything is written). `patch`: it is merged, not replaced, so null may clear its fields.
+ * Where an object sits. `requireable`: its required fields are listed (on update only inside
+ * array items and map values, which are written whole: a patch names what changes at the
+ * levels it merges). `patch`: it is merged, not replaced, so null may clear its fields.
  */
 interface Level {
   requireable: boolean;
@@ -139,8 +139,9 @@ function objectSchema(
 function fieldSchema(field: FieldDescriptor, ctx: Context, level: Level): Built | undefined {
   let schema: JsonSchema | undefined;
   let required = level.requireable && field.required && !field.hasDefault;
-  // Array items and map values are whole values: required fields apply on create, null never.
-  const whole: Level = { requireable: ctx.mode === "create", patch: false };
+  // Array items and map values are whole values (an array is replaced, never merged): their
+  // required fields apply on create and on update alike, and null never.
+  const whole: Level = { requireable: true, patch: false };
   switch (field.kind) {
     case "string":
       schema = stringSchema(field);
@@ -171,8 +172,11 @@ function fieldSchema(field: FieldDescriptor, ctx: Context, level: Level): Built 
     }
     case "object": {
       // On create a subdocument's own required fields apply whenever it is given; on update
-      // objects merge (RFC 7396), so nothing below them is required either.
-      const requireable = field.subdocument ? ctx.mode === "create" : level.requireable;
+      // objects merge (RFC 7396), so nothing below them is required, unless the object is
+      // written whole (an array item or a map value).
+      const requireable = field.subdocument
+        ? ctx.mode === "create" || !level.patch
+        : level.requireable;
       schema = objectSchema(field.properties ?? {}, ctx, { requireable, patch: level.patch });
       if (!schema) return undefined;
       if (!field.subdocument) required = level.requireable && (schema.required?.length ?? 0) > 0;
@@ -207,9 +211,11 @@ function fieldSchema(field: FieldDescriptor, ctx: Context, level: Level): Built 
         ? DATE_INPUT_SENTENCE
         : undefined;
   const mapNote = field.kind === "map" ? "Keys must not contain '.' or start with '$'." : undefined;
+  // A second document with the same value is refused (409): the caller should know beforehand.
+  const uniqueNote = field.unique ? "Unique." : undefined;
   withDescription(
     schema,
-    joinDescription(field.description, extra, ...constraintSentences(field), mapNote),
+    joinDescription(field.description, extra, ...constraintSentences(field), mapNote, uniqueNote),
   );
   if (ctx.mode === "create" && field.default !== undefined) schema.default = field.default;
   return { schema, required };

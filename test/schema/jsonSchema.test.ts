@@ -113,8 +113,9 @@ const WRITTEN_DATE: JsonSchema = {
 const ITEM_ID = "The item's id as read (24 hex characters); omit it for a new item.";
 
 /**
- * The update body is a merge patch: nothing required (array items included), every optional
- * field and nested field nullable (null clears it), map keys nullable (null removes one).
+ * The update body is a merge patch: nothing required at the levels it merges, every optional
+ * field and nested field nullable (null clears it), map keys nullable (null removes one). An
+ * array is replaced whole, so its items keep their required fields (issue #22 item 4).
  */
 function todoPatchProperties(): Record<string, JsonSchema> {
   const plain = todoWriteProperties("update");
@@ -135,7 +136,7 @@ function todoPatchProperties(): Record<string, JsonSchema> {
       },
       additionalProperties: false,
     }),
-    items: nullable({ ...plain.items, items: { ...items, required: undefined } }),
+    items: nullable({ ...plain.items, items }),
     meta: nullable({ ...plain.meta, additionalProperties: orNull({ type: "number" }) }),
     extra: nullable(plain.extra),
   };
@@ -151,29 +152,30 @@ describe("writeSchema: the Todo model", () => {
     });
   });
 
-  it("update: a merge patch; nothing required, optional fields nullable, no defaults", () => {
+  it("update: a merge patch; only whole array items require, optional fields nullable, no defaults", () => {
     const schema = writeSchema(todo, { hidden: toolsHidden, mode: "update" });
     assert.deepEqual(JSON.parse(JSON.stringify(schema)), {
       type: "object",
       properties: JSON.parse(JSON.stringify(todoPatchProperties())),
       additionalProperties: false,
     });
-    // Nothing is required but the id of a ref written as an object (a populated read).
+    const { items: _items, ...merged } = schema.properties ?? {};
+    // Nothing merged is required but the id of a ref written as an object (a populated read).
     const refIdRequired = /"anyOf":\[\{"required":\["id"\]\},\{"required":\["_id"\]\}\]/g;
     assert.doesNotMatch(
-      JSON.stringify(schema).replace(refIdRequired, ""),
+      JSON.stringify(merged).replace(refIdRequired, ""),
       /required/i,
-      "nothing is called required",
+      "nothing merged is required",
     );
+    assert.deepEqual(schema.properties?.items.anyOf?.[0].items?.required, ["name"]);
   });
 
   it("update without nullable: the same fields, no null anywhere", () => {
     const properties = todoWriteProperties("update");
-    const { required: _itemsRequired, ...items } = properties.items.items ?? {};
     const schema = writeSchema(todo, { hidden: toolsHidden, mode: "update", nullable: false });
     assert.deepEqual(schema, {
       type: "object",
-      properties: { ...properties, items: { ...properties.items, items } },
+      properties,
       additionalProperties: false,
     });
   });
@@ -279,7 +281,7 @@ describe("writeSchema: rules", () => {
     assert.equal(update.properties?.address.required, undefined);
   });
 
-  it("subdocuments list their required fields on create only (on update Mongoose checks them)", () => {
+  it("a subdocument lists its required fields on create, an array's items on create and update", () => {
     const m = freshMongoose();
     const Line = new m.Schema({ sku: { type: String, required: true } }, { _id: false });
     const d = describeSchema(
@@ -294,7 +296,12 @@ describe("writeSchema: rules", () => {
       properties: { sku: { type: "string" } },
       additionalProperties: false,
     });
-    assert.deepEqual(update.properties?.lines.anyOf?.[0].items?.required, undefined);
+    // An array is replaced whole: each item is a complete value, on update too.
+    assert.deepEqual(update.properties?.lines.anyOf?.[0].items?.required, ["sku"]);
+    const validate = compileValidator(update);
+    const refused = validate({ lines: [{}] });
+    assert.ok(!refused.ok);
+    assert.deepEqual(refused.fields, { "lines.0.sku": "is required" });
     const create = writeSchema(d, { hidden: createHiddenFields([], d), mode: "create" });
     assert.deepEqual(create.required, ["main"]);
     assert.deepEqual(create.properties?.main.required, ["sku"]);
@@ -542,4 +549,25 @@ describe("portability of every generated schema", () => {
       assertPortable(outputSchema(d, { hidden }));
     });
   }
+});
+
+describe("writeSchema: unique fields say so (issue #22 item 4)", () => {
+  it("a unique path's description says Unique., on create and update; others do not", () => {
+    const m = freshMongoose();
+    const d = describeSchema(
+      new m.Schema({
+        code: { type: String, unique: true, maxlength: 8 },
+        serial: { type: Number, unique: true },
+        name: String,
+      }),
+      "U",
+    );
+    for (const mode of ["create", "update"] as const) {
+      const props = writeSchema(d, { hidden: createHiddenFields([], d), mode }).properties ?? {};
+      const code = props.code.anyOf ? props.code : props.code;
+      assert.equal(code.description, "At most 8 characters. Unique.", mode);
+      assert.equal(props.serial.description, "Unique.", mode);
+      assert.equal(props.name.description, undefined, mode);
+    }
+  });
 });

@@ -95,7 +95,7 @@ const MODELS_INPUT: JsonSchema = {
       type: "string",
       maxLength: 200,
       description:
-        "Words to match, fuzzily, against model and field names (e.g. `todo`, `calories`). At most 200 characters. Omit for every model.",
+        "Words to match, fuzzily, against model and field names. At most 200 characters. Omit for every model.",
     },
     limit: {
       type: "integer",
