@@ -32,7 +32,11 @@ function oneOfEnum<T extends string | number>(field: FieldDescriptor, value: T):
   return value;
 }
 
-function coerceScalar(field: FieldDescriptor, value: unknown): unknown {
+/**
+ * `typed`: the caller sent JSON (the tools), so a number is a number and a boolean a boolean,
+ * as the list tool's schema types them; REST's query string spells both as text.
+ */
+function coerceScalar(field: FieldDescriptor, value: unknown, typed: boolean): unknown {
   const target = scalarField(field);
   switch (target.kind) {
     case "string":
@@ -42,16 +46,17 @@ function coerceScalar(field: FieldDescriptor, value: unknown): unknown {
       }
       return oneOfEnum(target, value);
     case "number": {
-      const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+      const text = !typed && typeof value === "string" && value.trim() !== "";
+      const number = text ? Number(value) : value;
       if (typeof number !== "number" || !Number.isFinite(number)) {
         throw new CoercionError("must be a number");
       }
       return oneOfEnum(target, number);
     }
     case "boolean":
-      if (value === true || value === "true") return true;
-      if (value === false || value === "false") return false;
-      throw new CoercionError("must be true or false");
+      if (value === true || (!typed && value === "true")) return true;
+      if (value === false || (!typed && value === "false")) return false;
+      throw new CoercionError(typed ? "must be a boolean" : "must be true or false");
     case "date": {
       const date = typeof value === "string" ? parseFilterDate(value) : undefined;
       if (!date) {
@@ -71,13 +76,13 @@ function coerceScalar(field: FieldDescriptor, value: unknown): unknown {
   }
 }
 
-function coerceList(field: FieldDescriptor, value: unknown): unknown[] {
-  const items = typeof value === "string" ? value.split(",") : value;
+function coerceList(field: FieldDescriptor, value: unknown, typed: boolean): unknown[] {
+  const items = !typed && typeof value === "string" ? value.split(",") : value;
   if (!Array.isArray(items)) throw new CoercionError("must be a list of values");
   if (items.length > MAX_IN_ITEMS) {
     throw new CoercionError(`may list at most ${MAX_IN_ITEMS} values`);
   }
-  return items.map((item) => coerceScalar(field, item));
+  return items.map((item) => coerceScalar(field, item, typed));
 }
 
 function coerceRegex(value: unknown, options: unknown): RegExp {
@@ -109,12 +114,12 @@ function isOperatorObject(value: unknown): value is PlainObject {
   );
 }
 
-function coerceCondition(field: FieldDescriptor, value: unknown): unknown {
+function coerceCondition(field: FieldDescriptor, value: unknown, typed: boolean): unknown {
   if (!isOperatorObject(value)) {
     if (typeof value === "object" && value !== null) {
       throw new CoercionError("must be a value or an object of operators");
     }
-    return coerceScalar(field, value);
+    return coerceScalar(field, value, typed);
   }
   const allowed = allowedOperators(field);
   const condition: PlainObject = {};
@@ -129,16 +134,17 @@ function coerceCondition(field: FieldDescriptor, value: unknown): unknown {
       );
     }
     if (operator === "$in" || operator === "$nin") {
-      condition[operator] = coerceList(field, operand);
+      condition[operator] = coerceList(field, operand, typed);
     } else if (operator === "$exists") {
       condition[operator] = coerceScalar(
         { path: field.path, kind: "boolean", required: false },
         operand,
+        typed,
       );
     } else if (operator === "$regex") {
       condition[operator] = coerceRegex(operand, value.$options);
     } else {
-      condition[operator] = coerceScalar(field, operand);
+      condition[operator] = coerceScalar(field, operand, typed);
     }
   }
   return condition;
@@ -147,6 +153,13 @@ function coerceCondition(field: FieldDescriptor, value: unknown): unknown {
 export interface FilterRules {
   description: ModelDescription;
   view: SurfaceView;
+  /**
+   * The name of the argument the filter came in (`filter` on the tools), so each error path
+   * is the caller's own (`filter.reminder.at`); REST's filter fields are query parameters.
+   */
+  argument?: string;
+  /** The filter is typed JSON: no text spellings of numbers, booleans or lists. */
+  typed?: boolean;
 }
 
 /** Logical combinators a filter may use, at the top level and inside their own branches. */
@@ -177,7 +190,7 @@ function combinatorBranches(
   }
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_COMBINATOR_BRANCHES) {
     errors[path] =
-      `must be a list of 1 to ${MAX_COMBINATOR_BRANCHES} filter objects, e.g. {"${key}": [{"title": "a"}, {"priority": 3}]}`;
+      `must be a list of 1 to ${MAX_COMBINATOR_BRANCHES} filter objects, e.g. {"${key}": [{"a": 1}, {"b": 2}]}`;
     return undefined;
   }
   const branches: PlainObject[] = [];
@@ -224,7 +237,7 @@ function buildClause(
       continue;
     }
     try {
-      clause[key] = coerceCondition(field, value);
+      clause[key] = coerceCondition(field, value, rules.typed === true);
     } catch (error) {
       if (!(error instanceof CoercionError)) throw error;
       errors[path] = error.message;
@@ -239,9 +252,9 @@ function buildClause(
  * same field rules and may nest `$or`/`$and` once more; no other `$` key is accepted.
  */
 export function buildFilter(input: PlainObject, rules: FilterRules): PlainObject {
-  assertNoForbiddenKeys(input, "filter");
+  assertNoForbiddenKeys(rules.argument ? { [rules.argument]: input } : input, "filter");
   const errors: FieldErrors = {};
-  const filter = buildClause(input, rules, "", 0, errors);
+  const filter = buildClause(input, rules, rules.argument ? `${rules.argument}.` : "", 0, errors);
   if (Object.keys(errors).length > 0) {
     const allowed = rules.view.filterable;
     const hint =

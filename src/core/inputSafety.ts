@@ -45,7 +45,8 @@ function findKey(
   for (const key of Object.keys(value)) {
     const childPath = path ? `${path}.${key}` : key;
     if (reject(key)) {
-      return { path: path || key, key };
+      // The offending key's own path (`filter.title.$where`), as every other refusal names it.
+      return { path: childPath, key };
     }
     const found = findKey(value[key], reject, childPath, depth + 1);
     if (found) return found;
@@ -120,14 +121,11 @@ export function findProtoKey(value: unknown): string | undefined {
 export function assertNoForbiddenKeys(value: unknown, label: string): void {
   const found = findKey(value, (key) => FORBIDDEN.has(key) || PROTOTYPE_KEYS.has(key), "", 0);
   if (!found) return;
-  if (FORBIDDEN.has(found.key)) {
-    throw validationFailed(`The operator ${found.key} is not allowed.`, {
-      [found.path]: `operator ${found.key} is not allowed`,
-    });
-  }
-  throw validationFailed(`The ${label} ${describeKey(found.key)}.`, {
-    [found.path]: describeKey(found.key),
-  });
+  // The detail names no reason: `fields` says it once (a tool's error text lists both).
+  const reason = FORBIDDEN.has(found.key)
+    ? `operator ${found.key} is not allowed`
+    : describeKey(found.key);
+  throw validationFailed(`Invalid ${label}.`, { [found.path]: reason });
 }
 
 /** For document bodies: additionally no `$`-prefixed or dotted keys at any depth (Map and Mixed values included). */
@@ -140,7 +138,7 @@ export function assertSafeDocumentKeys(value: unknown): void {
     0,
   );
   if (found) {
-    throw validationFailed(`The body may not contain the key "${found.key}".`, {
+    throw validationFailed("Invalid body.", {
       [found.path]: `keys may not start with "$", contain "." or be empty`,
     });
   }

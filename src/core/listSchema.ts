@@ -1,19 +1,19 @@
 /**
  * The typed list input of the surface whose callers send JSON (MCP and AI tools): the JSON
  * Schema the list tool advertises, and the validator the core runs on every list call of that
- * surface, so what the schema refuses the core refuses too. The schema carries types, enums
- * and which operators exist; the limits the core checks on every surface (lengths, id and
- * date syntax, sortable names, page bounds, `$or`/`$and` shape) are stated once in property
- * descriptions instead of as keywords repeated per operand, which also keeps them in front of
- * models whose providers drop such keywords.
+ * surface, so what the schema refuses the core refuses too. The schema carries each filter
+ * field's type and enum once; which operators each field takes and the limits the core checks
+ * on every surface (operand types, lengths, id and date syntax, sortable names, page bounds,
+ * `$or`/`$and` shape) are stated once in descriptions instead of as keywords repeated per
+ * operand, which also keeps them in front of models whose providers drop such keywords.
  */
 import { filterValueSchema } from "../schema/jsonSchema.js";
-import { filterRules } from "../schema/operators.js";
+import { FILTER_VALUE_SENTENCE, filterRules, operatorRules } from "../schema/operators.js";
 import type { FieldDescriptor, JsonSchema, ModelDescription } from "../schema/types.js";
-import { compileValidator, summarizeFields, type Validator } from "../schema/validator.js";
+import { compileValidator, type Validator } from "../schema/validator.js";
 import { FILTER_COMBINATORS, MAX_COMBINATOR_BRANCHES, MAX_COMBINATOR_DEPTH } from "./filter.js";
 import { MAX_SORT_KEYS } from "./sort.js";
-import type { PlainObject, PopulatePath } from "./types.js";
+import type { PopulatePath } from "./types.js";
 import type { ListInputContract } from "./viewTypes.js";
 
 /** The parts of a view the list input is read from. */
@@ -44,7 +44,7 @@ function filterSchema(description: ModelDescription, filterable: readonly string
     fields.push(field);
   }
   if (fields.length === 0) return undefined;
-  // Branches are "filter objects like this one": typed here, by checkBranches, not repeated.
+  // Branches are "filter objects like this one": checked by the core, not repeated.
   for (const combinator of FILTER_COMBINATORS) {
     properties[combinator] = { type: "array", items: { type: "object" } };
   }
@@ -52,7 +52,7 @@ function filterSchema(description: ModelDescription, filterable: readonly string
     type: "object",
     properties,
     additionalProperties: false,
-    description: `${filterRules(fields)} $or/$and: 1-${MAX_COMBINATOR_BRANCHES} non-empty filters like this one, nested ≤${MAX_COMBINATOR_DEPTH}.`,
+    description: `${FILTER_VALUE_SENTENCE} ${operatorRules(fields)} ${filterRules(fields)} $or/$and: 1-${MAX_COMBINATOR_BRANCHES} non-empty filters like this one, nested ≤${MAX_COMBINATOR_DEPTH}.`,
   } satisfies JsonSchema;
 }
 
@@ -80,35 +80,6 @@ export function listInputSchema(description: ModelDescription, view: ListSchemaS
   return { type: "object", properties, additionalProperties: false };
 }
 
-function isRecord(value: unknown): value is PlainObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Checks each `$or`/`$and` branch below `clause` against the filter schema, recursively. */
-function checkBranches(
-  clause: PlainObject,
-  path: string,
-  validateClause: Validator,
-  fields: Record<string, string>,
-): void {
-  for (const combinator of FILTER_COMBINATORS) {
-    const branches = clause[combinator];
-    if (!Array.isArray(branches)) continue;
-    branches.forEach((branch, index) => {
-      if (!isRecord(branch)) return; // the enclosing schema already refused it
-      const at = `${path}.${combinator}.${index}`;
-      const checked = validateClause(branch);
-      if (checked.ok) {
-        checkBranches(branch, at, validateClause, fields);
-        return;
-      }
-      for (const [key, message] of Object.entries(checked.fields)) {
-        fields[key === "(root)" ? at : `${at}.${key}`] = message;
-      }
-    });
-  }
-}
-
 /** Compiles on first use: most resources never serve a tools list, and compiling is the cost. */
 function lazy(compile: () => Validator): Validator {
   let validator: Validator | undefined;
@@ -118,23 +89,21 @@ function lazy(compile: () => Validator): Validator {
   };
 }
 
+/**
+ * The advertised schema, checked with ajv, except inside the filter: there the core's
+ * buildFilter (which REST's filters go through too) decides, after this check. It refuses
+ * everything the filter's schema refuses (an unknown field, a wrong type, an operator the
+ * description does not give the field), naming each path once in the same words on every
+ * surface; ajv would name a bad operand twice, once per `anyOf` branch. So only the filter's
+ * own type is left to ajv here.
+ */
 export function listInputContract(
   description: ModelDescription,
   view: ListSchemaSource,
 ): ListInputContract {
   const schema = listInputSchema(description, view);
-  const clause = schema.properties?.filter;
-  const validateInput = lazy(() => compileValidator(schema));
-  const validateClause = clause ? lazy(() => compileValidator(clause)) : undefined;
-  const validate: Validator = (value) => {
-    const checked = validateInput(value);
-    if (!checked.ok || !validateClause || !isRecord(value) || !isRecord(value.filter)) {
-      return checked;
-    }
-    const fields: Record<string, string> = {};
-    checkBranches(value.filter, "filter", validateClause, fields);
-    if (Object.keys(fields).length === 0) return checked;
-    return { ok: false, fields, message: summarizeFields(fields) };
-  };
-  return { schema, validate };
+  const checked: JsonSchema = schema.properties?.filter
+    ? { ...schema, properties: { ...schema.properties, filter: { type: "object" } } }
+    : schema;
+  return { schema, validate: lazy(() => compileValidator(checked)) };
 }

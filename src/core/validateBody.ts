@@ -7,7 +7,7 @@
  * "is required". The body comes back as the core writes it, subdocument `id`s as `_id`.
  */
 import type { ModelDescription } from "../schema/types.js";
-import { summarizeFields } from "../schema/validator.js";
+import { INVALID_INPUT } from "../schema/validator.js";
 import { TerrenoError, validationFailed } from "./errors.js";
 import { assertSafeDocumentKeys } from "./inputSafety.js";
 import { requiredNulls } from "./mergePatch.js";
@@ -42,7 +42,7 @@ export function validateBody(
   if (!result.ok || Object.keys(cleared).length > 0) {
     // The validator alone would say `title: must be a string` for `{"title": null}`.
     const fields = { ...(result.ok ? {} : result.fields), ...cleared };
-    throw validationFailed(summarizeFields(fields), fields);
+    throw validationFailed(INVALID_INPUT, fields);
   }
   return toStoredIds(description.fields, body as PlainObject);
 }

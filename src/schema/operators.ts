@@ -78,10 +78,10 @@ export function parseFilterDate(value: string): Date | undefined {
 }
 
 /**
- * The schema keeps what only it enforces on typed callers (JSON types, enums, which
- * operators exist); rules the core checks on every surface anyway (string and list lengths,
- * `$regex` length, `$options` flags, 24-hex ids, ISO dates, a non-empty operator object) are
- * stated once in the filter's description (filterRules) instead of once per operand.
+ * A field's plain filter value: its JSON type, and its enum once. Everything else the core
+ * checks on every surface (which operators, operand types, lengths, `$regex`, `$options`,
+ * 24-hex ids, ISO dates, a non-empty operator object) is stated once in the filter's
+ * description (operatorRules, filterRules) instead of once per operand and per field.
  */
 function plainValueSchema(field: FieldDescriptor): JsonSchema | undefined {
   const schema = scalarTypeSchema(field);
@@ -93,37 +93,55 @@ function plainValueSchema(field: FieldDescriptor): JsonSchema | undefined {
   return schema;
 }
 
-function operandSchema(operator: string, value: JsonSchema): JsonSchema {
-  switch (operator) {
-    case "$in":
-    case "$nin":
-      return { type: "array", items: value };
-    case "$exists":
-      return { type: "boolean" };
-    case "$regex":
-      return { type: "string" };
-    default:
-      return value;
-  }
-}
-
 /**
- * `anyOf: [plain value, {operator: operand}]`. Kinds without a plain value (objects, maps,
- * mixed) get the operator object alone: an untyped "any value" branch would also accept
- * `{"$where": ...}`.
+ * `anyOf: [plain value, {type: "object"}]`: the value, or an operator object whose operators
+ * and operands the filter's description states once for every field (issue #22: typing each
+ * operand per field repeated an enum five times and cost most of a list tool's tokens). The
+ * core refuses what the description rules out, on every surface, so nothing the schema
+ * refuses is accepted. Kinds without a plain value (objects, maps, mixed) take only
+ * `{"$exists": boolean}`, typed here in full: it is short, and an untyped branch is all they
+ * would have.
  */
 export function filterValueSchema(field: FieldDescriptor): JsonSchema {
-  const target = filterTarget(field);
-  const plain = plainValueSchema(target);
-  const operators = allowedOperators(field);
-  const properties: Record<string, JsonSchema> = {};
-  for (const operator of operators) {
-    // Copies, so a consumer editing one operand cannot change another.
-    properties[operator] = operandSchema(operator, structuredClone(plain ?? {}));
-    if (operator === "$regex") properties.$options = { type: "string" };
+  const plain = plainValueSchema(filterTarget(field));
+  if (plain) return { anyOf: [plain, { type: "object" }] };
+  return {
+    type: "object",
+    properties: { $exists: { type: "boolean" } },
+    additionalProperties: false,
+  };
+}
+
+/** How a list tool's filter value is written, said once before its operators. */
+export const FILTER_VALUE_SENTENCE =
+  "Each field: a value of its type, or a non-empty {operator: value}.";
+
+/** What every field with a plain value takes; the rest is said per field in operatorRules. */
+const COMMON_OPERATORS = ENUM_OPERATORS;
+
+/**
+ * Which operators each filterable field takes, said once: the common set, then the fields
+ * that take more or fewer (`also $gt, … on dueDate, priority`), derived from allowedOperators
+ * so it cannot drift from what the core accepts. Presence-only fields say it in their schema.
+ */
+export function operatorRules(fields: readonly FieldDescriptor[]): string {
+  const also = new Map<string, string[]>();
+  const no = new Map<string, string[]>();
+  const add = (map: Map<string, string[]>, key: string, path: string) => {
+    map.set(key, [...(map.get(key) ?? []), path]);
+  };
+  for (const field of fields) {
+    if (!plainValueSchema(filterTarget(field))) continue;
+    const allowed = allowedOperators(field);
+    const extra = allowed.filter((op) => !COMMON_OPERATORS.includes(op));
+    const missing = COMMON_OPERATORS.filter((op) => !allowed.includes(op));
+    if (extra.length > 0) add(also, extra.join(", "), field.path);
+    if (missing.length > 0) add(no, missing.join(", "), field.path);
   }
-  const operatorObject: JsonSchema = { type: "object", properties, additionalProperties: false };
-  return plain ? { anyOf: [plain, operatorObject] } : operatorObject;
+  const parts = [`Operators: ${COMMON_OPERATORS.join(", ")}`];
+  for (const [ops, paths] of also) parts.push(`also ${ops} on ${paths.join(", ")}`);
+  for (const [ops, paths] of no) parts.push(`no ${ops} on ${paths.join(", ")}`);
+  return `${parts.join("; ")}.`;
 }
 
 /**
@@ -132,19 +150,24 @@ export function filterValueSchema(field: FieldDescriptor): JsonSchema {
  * would drop most of them anyway).
  */
 export function filterRules(fields: readonly FieldDescriptor[]): string {
-  const targets = fields.map(filterTarget);
-  const has = (kind: FieldKind) => targets.some((field) => field.kind === kind);
+  const pathsOf = (kind: FieldKind) =>
+    fields.filter((field) => filterTarget(field).kind === kind).map((field) => field.path);
   const operators = new Set(fields.flatMap((field) => allowedOperators(field)));
-  const rules = ["Value or non-empty {operator: value}."];
-  if (targets.some((field) => field.kind === "string" && !field.enum)) {
+  const rules: string[] = [];
+  if (operators.has("$in")) rules.push(`$in/$nin: a list of ≤${MAX_IN_ITEMS} values.`);
+  rules.push("$exists: a boolean.");
+  if (fields.some((field) => filterTarget(field).kind === "string" && !field.enum)) {
     rules.push(`Strings ≤${MAX_FILTER_STRING_LENGTH} chars.`);
   }
-  if (has("objectId")) rules.push("Ids: 24 hex chars.");
-  if (has("date")) rules.push("Dates: ISO 8601 date or date-time with zone.");
-  if (operators.has("$in")) rules.push(`$in/$nin: ≤${MAX_IN_ITEMS} values.`);
+  const ids = pathsOf("objectId");
+  if (ids.length > 0) rules.push(`Ids (${ids.join(", ")}): 24 hex chars.`);
+  const dates = pathsOf("date");
+  if (dates.length > 0) {
+    rules.push(`Dates (${dates.join(", ")}): ISO 8601 date or date-time with zone.`);
+  }
   if (operators.has("$regex")) {
     rules.push(
-      `$regex: JS regex ≤${MAX_REGEX_LENGTH} chars without NUL, plus optional $options: flags imsx.`,
+      `$regex: JS regex ≤${MAX_REGEX_LENGTH} chars without NUL, with optional $options: flags imsx.`,
     );
   }
   return rules.join(" ");

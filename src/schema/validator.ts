@@ -18,7 +18,6 @@ export const ROOT_KEY = "(root)";
 /** Caps keep a hostile body from producing a huge error document. */
 const MAX_FIELDS = 50;
 const MAX_KEY_LENGTH = 120;
-const MAX_SUMMARY_FIELDS = 5;
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the
 // whole module object, so the plugin is its `.default`.
@@ -105,8 +104,8 @@ function messageOf(error: ErrorObject): string {
 
 /**
  * One message per path. With `anyOf`, ajv reports every failed branch: a branch's own error
- * beats the generic "does not match any allowed form", and a failed `{type: "null"}` branch
- * (the nullable wrapper) says nothing useful, so it is skipped.
+ * at the path or below it beats the generic "does not match any allowed form", and a failed
+ * `{type: "null"}` branch (the nullable wrapper) says nothing useful, so it is skipped.
  */
 function toFields(errors: readonly ErrorObject[]): Record<string, string> {
   const fields: Record<string, string> = {};
@@ -126,22 +125,25 @@ function toFields(errors: readonly ErrorObject[]): Record<string, string> {
     if (Object.keys(fields).length >= MAX_FIELDS) break;
     fields[path] = message;
   }
+  // The generic line only when no branch said anything at or below its path: beside
+  // `settings.visibility must be ...` a `settings: does not match any allowed form` is noise.
+  const named = Object.keys(fields);
+  const covered = (path: string) =>
+    path === ROOT_KEY
+      ? named.length > 0
+      : named.some((key) => key === path || key.startsWith(`${path}.`));
   for (const [path, message] of generic) {
-    if (fields[path] === undefined && Object.keys(fields).length < MAX_FIELDS) {
-      fields[path] = message;
-    }
+    if (!covered(path) && Object.keys(fields).length < MAX_FIELDS) fields[path] = message;
   }
   return fields;
 }
 
-/** The one-line message of a validation failure, as every validator here words it. */
-export function summarizeFields(fields: Record<string, string>): string {
-  const entries = Object.entries(fields);
-  const shown = entries.slice(0, MAX_SUMMARY_FIELDS).map(([path, message]) => `${path} ${message}`);
-  const more =
-    entries.length > MAX_SUMMARY_FIELDS ? `; and ${entries.length - MAX_SUMMARY_FIELDS} more` : "";
-  return `Invalid input: ${shown.join("; ")}${more}.`;
-}
+/**
+ * The detail of every validation failure. It names no field: the reasons are in `fields`, each
+ * once, and a tool's error text lists them after the detail, so restating them here made every
+ * sentence appear twice.
+ */
+export const INVALID_INPUT = "Invalid input.";
 
 /**
  * A validator compiled on its first call: start-up stays cheap for apps with many models,
@@ -162,6 +164,6 @@ export function compileValidator(schema: JsonSchema): Validator {
     if (validate(value)) return { ok: true };
     const fields = toFields(validate.errors ?? []);
     if (Object.keys(fields).length === 0) fields[ROOT_KEY] = "is invalid";
-    return { ok: false, fields, message: summarizeFields(fields) };
+    return { ok: false, fields, message: INVALID_INPUT };
   };
 }

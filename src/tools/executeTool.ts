@@ -10,6 +10,7 @@ import { type FieldErrors, type TerrenoError, validationFailed } from "../core/e
 import { create, list, read, remove, runOperation, update } from "../core/index.js";
 import { assertNoForbiddenKeys } from "../core/inputSafety.js";
 import { isWrite } from "../core/isWrite.js";
+import { assertObjectId } from "../core/loadDocument.js";
 import { observeRefusal } from "../core/observe.js";
 import { CUSTOM_TOOL_TARGET } from "../core/operations/customTool.js";
 import type { PlainObject, RequestContext } from "../core/types.js";
@@ -33,9 +34,17 @@ function argumentsOf(tool: ToolDefinition, args: unknown): PlainObject {
   return args as PlainObject;
 }
 
+/** The CRUD tools that name one document by `id`, as REST names it in the path. */
+const ID_METHODS: ReadonlySet<string> = new Set(["read", "update", "delete"]);
+
 function checkArguments(tool: ToolDefinition, args: unknown): PlainObject {
   const input = argumentsOf(tool, args);
   assertNoForbiddenKeys(input, "arguments");
+  // A malformed id names no document: the 404 REST gives `/todos/not-an-id`, before the other
+  // arguments are looked at, as REST reads the path before the body (one answer per case).
+  if (tool.kind !== "handler" && ID_METHODS.has(tool.method) && typeof input.id === "string") {
+    assertObjectId(input.id);
+  }
   const checked = tool.validate?.(input);
   if (checked && !checked.ok) throw invalidArguments(tool.name, checked.fields);
   return input;

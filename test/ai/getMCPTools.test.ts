@@ -305,7 +305,7 @@ describe("getMCPTools", () => {
     await client.close();
     assert.equal(mcp.isError, true);
     const mcpText = mcp.content[0]?.text ?? "";
-    assert.match(mcpText, /^validation_failed: Invalid input: title must be a string\. /);
+    assert.match(mcpText, /^validation_failed: Invalid input\. title: must be a string\.\n/);
     assert.equal(shown?.type, "error-text");
     assert.equal(String(shown?.value), mcpText);
     assert.deepEqual(toolError(mcp).fields, { title: "must be a string" });
@@ -481,7 +481,7 @@ describe("getMCPTools", () => {
     const toolMessage = tampered.responseMessages.find((m) => m.role === "tool");
     const part = toolMessage?.role === "tool" ? toolMessage.content[0] : undefined;
     assert.ok(part?.type === "tool-result" && part.output.type === "error-text");
-    assert.match(part.output.value, /^validation_failed: Invalid input: /);
+    assert.match(part.output.value, /^validation_failed: Invalid input\. /);
     assert.equal(await Todo.countDocuments(), count);
   });
 
@@ -528,7 +528,7 @@ describe("getMCPTools", () => {
       error: {
         status: 400,
         title: "Validation Failed",
-        detail: "Invalid input: ownerId is not an allowed field; title must be a string.",
+        detail: "Invalid input.",
         code: "validation_failed",
         fields: { ownerId: "is not an allowed field", title: "must be a string" },
       },

@@ -108,13 +108,13 @@ describe("MCP tool definitions", () => {
     assert.ok(!("internalNote" in (update.properties ?? {})));
     assert.ok(!("ownerId" in (update.properties ?? {})));
     // A merge patch: null clears an optional field, never a required one; subdocuments take
-    // the `id` they are read with.
+    // the `id` they are read with; an array is replaced whole, so its items keep `required`.
     const patch = update.properties as Record<string, JsonSchema>;
     assert.equal(patch.title.type, "string");
     assert.deepEqual(patch.priority.anyOf?.at(-1), { type: "null" });
     const item = patch.checklist.anyOf?.[0].items;
     assert.deepEqual(Object.keys(item?.properties ?? {}), ["text", "done", "id"]);
-    assert.equal(item?.required, undefined);
+    assert.deepEqual(item?.required, ["text"]);
   });
 
   test("the list schema offers visible filters with per-type operators, sort, page, limit and populate", () => {
@@ -136,8 +136,12 @@ describe("MCP tool definitions", () => {
       "title",
     ]);
     assert.ok(!("internalNote" in filter.properties), "hidden fields are not filterable");
-    assert.match(JSON.stringify(filter.properties.priority), /\$gte/);
-    assert.doesNotMatch(JSON.stringify(filter.properties.title), /\$gte/);
+    // Operators are said once, in the filter's description, per field that takes them.
+    assert.deepEqual(filter.properties.priority, {
+      anyOf: [{ type: "number" }, { type: "object" }],
+    });
+    assert.match(filter.description, /also \$gt, \$gte, \$lt, \$lte on [^;]*\bpriority\b/);
+    assert.doesNotMatch(filter.description, /\$gte[^;]*\btitle\b/);
     assert.match(filter.description, /\$or\/\$and: 1-10 non-empty filters like this one/);
     assert.ok(list.sort && list.page && list.limit);
     assert.match(String(list.sort.description), /: title, completed, priority, dueDate/);

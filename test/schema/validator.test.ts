@@ -87,14 +87,14 @@ describe("compileValidator", () => {
     );
     const text = JSON.stringify(result);
     assert.equal(text.includes(secretValue), false);
-    assert.match(result.message, /^Invalid input: /);
+    assert.equal(result.message, "Invalid input.");
   });
 
-  it("summarizes at most five fields in the message", () => {
+  it("the message names no field: each reason is said once, in fields (issue #22)", () => {
     const body = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`x${i}`, 1]));
     const result = failure(validateUpdate(body));
     assert.equal(Object.keys(result.fields).length, 8);
-    assert.match(result.message, /and 3 more\.$/);
+    assert.equal(result.message, "Invalid input.");
   });
 
   it("prefers a nullable branch's own error over a generic anyOf message", () => {

@@ -136,6 +136,37 @@ interface Contract {
   validate: Validator;
   validateFilter?: Validator;
   sortable: string[];
+  /** The operators the filter's description gives a field. */
+  operatorsOf: (path: string) => Set<string>;
+  /** A plain value of the field, as its schema types it (the operands of most operators). */
+  plainOk: (path: string, value: unknown) => boolean;
+}
+
+/**
+ * "Operators: $eq, $ne, $in, $nin, $exists; also $gt, $gte, $lt, $lte on a, b; no $in, $nin
+ * on c." — the common set, then per field what it takes beyond it or lacks.
+ */
+function readOperators(description: string): (path: string) => Set<string> {
+  // Dotted paths hold "."; the sentence ends at a "." before a space.
+  const sentence = /Operators: (.*?)\.(?: |$)/.exec(description)?.[1] ?? "";
+  const [common, ...rest] = sentence.split("; ");
+  const names = (text: string) => text.split(", ").filter(Boolean);
+  const rules = rest.map((part) => {
+    const match = /^(also|no) (.*) on (.*)$/.exec(part);
+    assert.ok(match, `unreadable operator rule: ${part}`);
+    return { also: match[1] === "also", operators: names(match[2]), paths: names(match[3]) };
+  });
+  return (path) => {
+    const operators = new Set(names(common));
+    for (const rule of rules) {
+      if (!rule.paths.includes(path)) continue;
+      for (const operator of rule.operators) {
+        if (rule.also) operators.add(operator);
+        else operators.delete(operator);
+      }
+    }
+    return operators;
+  };
 }
 
 const contracts = new Map<Resource, Contract>();
@@ -148,17 +179,24 @@ function contractOf(resource: Resource): Contract {
   const filter = schema.properties?.filter;
   // "≤5 comma-separated, "-" for descending: a, b, c." — the sortable names, as described.
   const sortText = schema.properties?.sort?.description ?? "";
+  const plain = new Map<string, Validator>();
+  for (const [path, value] of Object.entries(filter?.properties ?? {})) {
+    const branch = value.anyOf?.[0];
+    if (branch) plain.set(path, compileValidator(branch));
+  }
   const contract: Contract = {
     schema,
     validate: compileValidator(schema),
     validateFilter: filter ? compileValidator(filter) : undefined,
     sortable: sortText.slice(sortText.indexOf(": ") + 2, -1).split(", "),
+    operatorsOf: readOperators(filter?.description ?? ""),
+    plainOk: (path, value) => plain.get(path)?.(value).ok === true,
   };
   contracts.set(resource, contract);
   return contract;
 }
 
-/** "Dates: ISO 8601 date or date-time with zone." */
+/** "Dates (…): ISO 8601 date or date-time with zone." */
 function isIsoDate(value: string): boolean {
   const match =
     /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/i.exec(
@@ -175,7 +213,7 @@ function scalarOk(field: FieldDescriptor, value: unknown): boolean {
     case "string":
       return typeof value === "string" && value.length <= 1000; // "Strings ≤1000 chars."
     case "objectId":
-      return typeof value === "string" && /^[0-9a-f]{24}$/i.test(value); // "Ids: 24 hex chars."
+      return typeof value === "string" && /^[0-9a-f]{24}$/i.test(value); // "Ids (…): 24 hex chars."
     case "date":
       return typeof value === "string" && isIsoDate(value);
     default:
@@ -197,28 +235,29 @@ function regexOk(pattern: unknown, options: unknown): boolean {
   }
 }
 
-function valueOk(field: FieldDescriptor, value: unknown): boolean {
+function valueOk(resource: Resource, field: FieldDescriptor, value: unknown): boolean {
   const target = field.kind === "array" && field.items ? field.items : field;
   if (!isRecord(value)) return scalarOk(target, value);
-  // "Value or non-empty {operator: value}."
+  const { operatorsOf, plainOk } = contractOf(resource);
+  // "Each field: a value of its type, or a non-empty {operator: value}."
+  const operand = (v: unknown) => plainOk(field.path, v) && scalarOk(target, v);
   if (Object.keys(value).length === 0) return false;
   if ("$options" in value && !("$regex" in value)) return false;
-  return Object.entries(value).every(([operator, operand]) => {
+  const allowed = operatorsOf(field.path);
+  return Object.entries(value).every(([operator, given]) => {
+    if (operator !== "$options" && !allowed.has(operator)) return false;
     switch (operator) {
       case "$in":
-      case "$nin": // "$in/$nin: ≤100 values."
-        return (
-          Array.isArray(operand) &&
-          operand.length <= 100 &&
-          operand.every((v) => scalarOk(target, v))
-        );
-      case "$exists":
+      case "$nin": // "$in/$nin: a list of ≤100 values."
+        return Array.isArray(given) && given.length <= 100 && given.every(operand);
+      case "$exists": // "$exists: a boolean."
+        return typeof given === "boolean";
       case "$options":
         return true;
       case "$regex":
-        return regexOk(operand, value.$options);
+        return regexOk(given, value.$options);
       default:
-        return scalarOk(target, operand);
+        return operand(given);
     }
   });
 }
@@ -240,7 +279,7 @@ function clauseOk(resource: Resource, clause: PlainObject, depth: number): boole
       );
     }
     const field = resource.description.byPath.get(key);
-    return field !== undefined && valueOk(field, value);
+    return field !== undefined && valueOk(resource, field, value);
   });
 }
 
@@ -251,10 +290,37 @@ function sortOk(resource: Resource, sort: unknown): boolean {
   return parts.length <= 5 && parts.every((part) => sortable.includes(part.replace(/^-/, "")));
 }
 
+/**
+ * Operands of the JSON types the description gives them ("a value of its type", "$in/$nin: a
+ * list", "$exists: a boolean"), without the described limits. Unknown fields and operators
+ * are left to the rest of the contract.
+ */
+function operandsTyped(resource: Resource, clause: PlainObject): boolean {
+  const { plainOk } = contractOf(resource);
+  return Object.entries(clause).every(([key, value]) => {
+    if (COMBINATORS.includes(key) || !isRecord(value)) return true;
+    return Object.entries(value).every(([operator, operand]) => {
+      switch (operator) {
+        case "$in":
+        case "$nin":
+          return Array.isArray(operand) && operand.every((item) => plainOk(key, item));
+        case "$exists":
+          return typeof operand === "boolean";
+        case "$regex":
+        case "$options":
+          return typeof operand === "string";
+        default:
+          return !operator.startsWith("$") || plainOk(key, operand);
+      }
+    });
+  });
+}
+
 /** The schema's types alone (recursively into branches), without the described limits. */
 function typed(resource: Resource, input: Input): boolean {
   const { validate, validateFilter } = contractOf(resource);
   if (!validate(defined(input)).ok) return false;
+  if (isRecord(input.filter) && !operandsTyped(resource, input.filter)) return false;
   const branchesTyped = (clause: PlainObject): boolean =>
     COMBINATORS.every((key) => {
       const branches = clause[key];
@@ -262,7 +328,10 @@ function typed(resource: Resource, input: Input): boolean {
         !Array.isArray(branches) ||
         branches.every(
           (branch) =>
-            !isRecord(branch) || (validateFilter?.(branch).ok === true && branchesTyped(branch)),
+            !isRecord(branch) ||
+            (validateFilter?.(branch).ok === true &&
+              operandsTyped(resource, branch) &&
+              branchesTyped(branch)),
         )
       );
     });
@@ -703,16 +772,25 @@ describe("list: sort and the described limits", () => {
       const { schema } = contractOf(resource);
       const filter = schema.properties?.filter?.description ?? "";
       for (const said of [
-        "Value or non-empty {operator: value}.",
+        "Each field: a value of its type, or a non-empty {operator: value}.",
+        "Operators: $eq, $ne, $in, $nin, $exists",
         "Strings ≤1000 chars.",
-        "$in/$nin: ≤100 values.",
-        "$regex: JS regex ≤200 chars without NUL, plus optional $options: flags imsx.",
+        "$in/$nin: a list of ≤100 values.",
+        "$exists: a boolean.",
+        "$regex: JS regex ≤200 chars without NUL, with optional $options: flags imsx.",
         "$or/$and: 1-10 non-empty filters like this one, nested ≤2.",
       ]) {
         assert.ok(filter.includes(said), `${resource.model.modelName}: "${said}" in "${filter}"`);
       }
-      if (resource !== RESOURCES.foods) assert.match(filter, /Ids: 24 hex chars\./);
-      assert.match(filter, /Dates: ISO 8601 date or date-time with zone\./);
+      // Every filterable field's operators, as the description gives them, are the core's.
+      const { operatorsOf } = contractOf(resource);
+      for (const path of resource.views.tools.filterable) {
+        const field = resource.description.byPath.get(path);
+        if (!field || !schema.properties?.filter?.properties?.[path]?.anyOf) continue;
+        assert.deepEqual([...operatorsOf(path)].sort(), [...allowedOperators(field)].sort(), path);
+      }
+      if (resource !== RESOURCES.foods) assert.match(filter, /Ids \([^)]+\): 24 hex chars\./);
+      assert.match(filter, /Dates \([^)]+\): ISO 8601 date or date-time with zone\./);
       assert.match(
         schema.properties?.sort?.description ?? "",
         /^≤5 comma-separated, "-" for descending: /,

@@ -75,7 +75,8 @@ export async function list(
 ): Promise<ListResult> {
   const { options, description, model } = resource;
   const view = await authorize(resource, ctx, "list");
-  assertNoForbiddenKeys(input, "request");
+  // The filter is checked by buildFilter, which names paths as this surface's caller sent them.
+  assertNoForbiddenKeys({ ...input, filter: undefined }, "request");
   checkTypedInput(view, input);
 
   const limit = Math.min(positiveInteger(input.limit, "limit", view.defaultLimit), view.maxLimit);
@@ -83,7 +84,9 @@ export async function list(
   const sort = parseSort(input.sort, view) ?? defaultSort(options.sort);
   const populate = resolvePopulate(view, input.populate, model);
 
-  const callerFilter = buildFilter(input.filter ?? {}, { description, view });
+  // The tools send typed JSON in a `filter` argument; REST sends query parameters as text.
+  const typed = view.listInput ? { argument: "filter", typed: true } : {};
+  const callerFilter = buildFilter(input.filter ?? {}, { description, view, ...typed });
   // Defaults are trusted configuration, so they skip the caller allowlist but not coercion rules.
   // A caller's field replaces its default; a caller's $or/$and adds to the defaults' own.
   const defaults = options.defaultQueryParams ?? {};

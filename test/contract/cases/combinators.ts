@@ -21,7 +21,11 @@ async function carolTitles({ driver }: CaseContext, filter: Filter) {
   return pluck(outcome, "title");
 }
 
-/** A refusal's `fields`, keyed by the path inside the filter (tools may say `filter.$or.1`). */
+/**
+ * A refusal's `fields`, keyed by the path inside the filter. Each key is the caller's own
+ * argument path (issue #22): under `filter.` on the tools, which take a `filter` argument,
+ * and bare on REST, whose filter fields are query parameters (`refused` checks which).
+ */
 function byPath(failure: Failure): Record<string, string> {
   return Object.fromEntries(
     Object.entries(failure.fields ?? {}).map(([key, reason]) => [
@@ -35,6 +39,10 @@ async function refused(ctx: CaseContext, filter: Filter): Promise<Record<string,
   const failure = expectError(await ctx.driver.list("carol", "todos", { filter }), {
     code: "validation_failed",
   });
+  const fields = failure.fields ?? {};
+  for (const key of Object.keys(fields)) {
+    assert.equal(key.startsWith("filter."), ctx.driver.surface === "tools", key);
+  }
   return byPath(failure);
 }
 
@@ -58,29 +66,15 @@ function assertSameRefusal(
 }
 
 /**
- * The words of a refusal. REST's come from the core; on the tools the list schema's validator
- * answers first (core/listSchema.ts), in its own words and without the core-only checks. The
- * paths named are the same; the table pins the difference so that any change to it shows.
+ * The words of a refusal: one answer on every surface (issue #22). The core checks every
+ * filter, whichever surface it came through; the tools' schema only says what it takes.
  */
 const WORDS = {
-  rest: {
-    notFilterable: "is not a filterable field",
-    badOperator: /^operator \$gt is not allowed here; use one of \$eq, \$ne, \$exists$/,
-    notAllowedKey: (operator: string) =>
-      `operator ${operator} is not allowed here; combine conditions with $or or $and, or filter on a field`,
-    badPaths: ["$and.0.tags", "$or.1.priority", "$or.2.$and.0.completed", "$or.2.$and.1.createdAt"],
-  },
-  tools: {
-    notFilterable: "is not an allowed field",
-    badOperator: /^must be a boolean$/,
-    notAllowedKey: (_operator: string) => "is not an allowed field",
-    badPaths: [
-      "$or.1.priority",
-      "$or.2.$and.0.completed",
-      "$or.2.$and.0.completed.$gt",
-      "$or.2.$and.1.createdAt",
-    ],
-  },
+  notFilterable: "is not a filterable field",
+  badOperator: /^operator \$gt is not allowed here; use one of \$eq, \$ne, \$exists$/,
+  notAllowedKey: (operator: string) =>
+    `operator ${operator} is not allowed here; combine conditions with $or or $and, or filter on a field`,
+  badPaths: ["$and.0.tags", "$or.1.priority", "$or.2.$and.0.completed", "$or.2.$and.1.createdAt"],
 } as const;
 
 export const combinatorCases: ContractCase[] = [
@@ -259,12 +253,10 @@ export const combinatorCases: ContractCase[] = [
         ],
         $and: [{ tags: { $regex: "(unclosed" } }],
       });
-      const words = WORDS[ctx.driver.surface];
-      assert.deepEqual(Object.keys(fields).sort(), words.badPaths);
+      assert.deepEqual(Object.keys(fields).sort(), WORDS.badPaths);
       assert.equal(fields["$or.1.priority"], "must be a number");
-      assert.match(fields["$or.2.$and.0.completed"], words.badOperator);
-      assert.equal(fields["$or.2.$and.1.createdAt"], words.notFilterable);
-      // The one fault only the core can see (the tools' schema answers the others first).
+      assert.match(fields["$or.2.$and.0.completed"], WORDS.badOperator);
+      assert.equal(fields["$or.2.$and.1.createdAt"], WORDS.notFilterable);
       const regex = await refused(ctx, { $and: [{ tags: { $regex: "(unclosed" } }] });
       assert.deepEqual(regex, { "$and.0.tags": "$regex is not a valid regular expression" });
     },
@@ -274,7 +266,7 @@ export const combinatorCases: ContractCase[] = [
     name: "a field outside queryFields inside a branch is not filterable",
     async run(ctx) {
       const fields = await refused(ctx, { $or: [{ title: "t00" }, { createdAt: "2026-01-01" }] });
-      assert.deepEqual(fields, { "$or.1.createdAt": WORDS[ctx.driver.surface].notFilterable });
+      assert.deepEqual(fields, { "$or.1.createdAt": WORDS.notFilterable });
     },
   },
   {
@@ -331,7 +323,7 @@ export const combinatorCases: ContractCase[] = [
   },
   {
     group,
-    name: "$where, $expr and $function are refused anywhere in a branch, naming the branch",
+    name: "$where, $expr and $function are refused anywhere in a branch, naming their path",
     async run(ctx) {
       for (const operator of ["$where", "$expr", "$function"]) {
         const inBranch = expectError(
@@ -340,16 +332,18 @@ export const combinatorCases: ContractCase[] = [
           }),
           { code: "validation_failed" },
         );
-        assert.deepEqual(Object.keys(byPath(inBranch)), ["$or.1"], operator);
-        assert.ok(
-          inBranch.detail.includes(operator),
-          `the refusal names ${operator}: ${inBranch.detail}`,
+        // Named once, by its own path, in fields; the detail does not repeat it.
+        assert.deepEqual(
+          byPath(inBranch),
+          { [`$or.1.${operator}`]: `operator ${operator} is not allowed` },
+          operator,
         );
+        assert.ok(!inBranch.detail.includes(operator), inBranch.detail);
         const nested = await refused(ctx, { $or: [{ $and: [{ title: { [operator]: "1" } }] }] });
-        assert.deepEqual(Object.keys(nested), ["$or.0.$and.0.title"], operator);
+        assert.deepEqual(Object.keys(nested), [`$or.0.$and.0.title.${operator}`], operator);
       }
       const expr = await refused(ctx, { $and: [{ $expr: { $gt: 1 } }] });
-      assert.deepEqual(Object.keys(expr), ["$and.0"]);
+      assert.deepEqual(Object.keys(expr), ["$and.0.$expr"]);
     },
   },
   {
@@ -357,14 +351,14 @@ export const combinatorCases: ContractCase[] = [
     name: "every other $ key is refused, at the top level and inside a branch",
     async run(ctx) {
       for (const operator of ["$nor", "$not", "$text", "$comment", "$gt", "$elemMatch"]) {
-        const expected = WORDS[ctx.driver.surface].notAllowedKey(operator);
+        const expected = WORDS.notAllowedKey(operator);
         const top = await refused(ctx, { [operator]: [{ title: "t00" }] });
         assert.deepEqual(top, { [operator]: expected });
         const inBranch = await refused(ctx, { $or: [{ [operator]: [{ title: "t00" }] }] });
         assert.deepEqual(inBranch, { [`$or.0.${operator}`]: expected });
       }
       const text = await refused(ctx, { $or: [{ $text: { $search: "t00" } }] });
-      assert.deepEqual(text, { "$or.0.$text": WORDS[ctx.driver.surface].notAllowedKey("$text") });
+      assert.deepEqual(text, { "$or.0.$text": WORDS.notAllowedKey("$text") });
     },
   },
   {

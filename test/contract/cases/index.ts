@@ -6,6 +6,7 @@ import { filterCases } from "./filters.js";
 import { hiddenFieldCases } from "./hiddenFields.js";
 import { internalErrorCases } from "./internalErrors.js";
 import { mergePatchCases } from "./mergePatch.js";
+import { oneAnswerCases } from "./oneAnswer.js";
 import { pagingCases } from "./paging.js";
 import { permissionCases } from "./permissions.js";
 import { populatedRefCases } from "./populatedRefs.js";
@@ -26,6 +27,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...internalErrorCases,
   ...documentShapeCases,
   ...populatedRefCases,
+  ...oneAnswerCases,
 ];
 
 export type { CaseContext, ContractCase } from "./types.js";
