@@ -55,6 +55,19 @@ export const DEFAULT_DATE = "2030-06-15T12:00:00.000Z";
 export interface SpecOptions {
   /** Generate defaults (and, with `nullOnDefault` in values.ts, nulls on them). */
   defaults: boolean;
+  /** Populate some refs by default (`populatePaths`). */
+  populate: boolean;
+}
+
+/** Every ref's dotted path: top-level, arrays of refs, refs in nested objects and subdocuments. */
+export function refPaths(fields: FieldsSpec, prefix = ""): string[] {
+  return Object.entries(fields).flatMap(([name, field]) => {
+    const path = `${prefix}${name}`;
+    if (field.kind === "ref" || (field.kind === "array" && field.of.kind === "ref")) return [path];
+    if (field.kind === "object" || field.kind === "subdocs")
+      return refPaths(field.fields, `${path}.`);
+    return [];
+  });
 }
 
 const stringSpec = fc.oneof(

@@ -25,6 +25,8 @@ export interface ValueOptions {
   refIds: readonly string[];
   /** Patches may set `null` on a field with a default (h22-shape: it stores the default). */
   nullOnDefault: boolean;
+  /** Refs may be written as an object carrying the id, as a populated read shows them. */
+  refObjects: boolean;
 }
 
 export const isObject = (value: unknown): value is JsonObject =>
@@ -73,8 +75,17 @@ function scalarValue(
       return fc.boolean();
     case "date":
       return date;
-    case "ref":
-      return fc.constantFrom(...options.refIds);
+    case "ref": {
+      const id = fc.constantFrom(...options.refIds);
+      if (!options.refObjects) return id;
+      // The rest of such an object is the referenced document's fields: ignored.
+      return fc.oneof(
+        id,
+        id.map((value) => ({ id: value })),
+        id.map((value) => ({ _id: value })),
+        id.map((value) => ({ id: value, name: "ignored", createdAt: "2031-01-01T00:00:00.000Z" })),
+      );
+    }
   }
 }
 
@@ -235,6 +246,8 @@ export const ANY = "<any>";
 
 function normalizeScalar(field: ScalarSpec, value: Json): Json {
   if (field.kind === "date" && typeof value === "string") return new Date(value).toISOString();
+  // A ref written (or populated) as an object stands for its id.
+  if (field.kind === "ref" && isObject(value)) return (value.id ?? value._id) as Json;
   return value;
 }
 
@@ -413,4 +426,23 @@ export interface DocCase {
   patch: AbstractPatch;
   createEdit: Edit;
   updateEdit: Edit;
+}
+
+/** A read with its populated refs (objects carrying `id`) as their ids; nothing else changed. */
+export function refsAsIds(fields: FieldsSpec, value: JsonObject): JsonObject {
+  const out: JsonObject = { ...value };
+  const asId = (item: Json): Json => (isObject(item) ? (item.id as Json) : item);
+  for (const [name, field] of Object.entries(fields)) {
+    const current = value[name];
+    if (current === undefined || current === null) continue;
+    if (field.kind === "ref") out[name] = asId(current);
+    else if (field.kind === "array" && field.of.kind === "ref" && Array.isArray(current)) {
+      out[name] = current.map(asId);
+    } else if (field.kind === "object" && isObject(current))
+      out[name] = refsAsIds(field.fields, current);
+    else if (field.kind === "subdocs" && Array.isArray(current)) {
+      out[name] = current.map((item) => (isObject(item) ? refsAsIds(field.fields, item) : item));
+    }
+  }
+  return out;
 }
