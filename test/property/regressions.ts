@@ -24,4 +24,21 @@ export const REGRESSIONS: Regression[] = [
       { body: {}, patch: { f0: options.refIds[0] }, createEdit: noEdit, updateEdit: noEdit },
     ],
   },
+  {
+    bug: "Not a server bug: Mongoose's minimize stores no empty Mixed object ({} reads back absent), which the reference must allow for (values.ts asRead); a Map keeps its {}.",
+    spec: {
+      fields: {
+        f0: { kind: "subdocs", fields: { f0: { kind: "mixed" }, f1: { kind: "boolean" } } },
+        f1: { kind: "map", of: "number" },
+      },
+    },
+    docs: () => [
+      {
+        body: { f1: {} },
+        patch: { f0: { items: [{ new: { f0: {} } }] } },
+        createEdit: noEdit,
+        updateEdit: noEdit,
+      },
+    ],
+  },
 ];
