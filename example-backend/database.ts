@@ -10,7 +10,7 @@ import { ensureFerretDBBinary, startFerretDB, withDatabaseName } from "../src/te
 import type { Env } from "./chat/modelFromEnv.js";
 import { DATA_DIR, displayPath } from "./paths.js";
 
-export const EXAMPLE_DB_NAME = "terreno_example";
+const EXAMPLE_DB_NAME = "terreno_example";
 
 export interface ExampleDatabase {
   /** Where the data lives, for the banner. */

@@ -40,7 +40,7 @@ const API_PREFIXES = [
  * `upgrade-insecure-requests`: the example runs on plain HTTP, and a browser would then ask for
  * its assets over HTTPS from a LAN address.
  */
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",

@@ -13,7 +13,7 @@ import { User } from "./models/User.js";
  * The OAuth server's own secret, derived from the JWT secret: one secret to configure, and
  * neither can be worked out from the other.
  */
-export function oauthSecretFrom(jwtSecret: string): string {
+function oauthSecretFrom(jwtSecret: string): string {
   return createHmac("sha256", jwtSecret).update("terreno-example oauth").digest("hex");
 }
 

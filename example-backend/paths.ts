@@ -6,13 +6,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const EXAMPLE_DIR = path.dirname(fileURLToPath(import.meta.url));
+const EXAMPLE_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = path.join(EXAMPLE_DIR, ".data");
 /** The repository root: `search_docs` cites paths relative to it (`README.md`). */
 export const REPO_ROOT = path.resolve(EXAMPLE_DIR, "..");
-export const README_PATH = path.join(REPO_ROOT, "README.md");
+const README_PATH = path.join(REPO_ROOT, "README.md");
 /** The guides, one Markdown file per topic. */
-export const DOCS_DIR = path.join(REPO_ROOT, "docs");
+const DOCS_DIR = path.join(REPO_ROOT, "docs");
 
 /** What `search_docs` indexes: README.md, then every Markdown file in docs/, in name order. */
 export function exampleDocPaths(): string[] {

@@ -46,7 +46,7 @@ interface RoundResult extends LoadResult {
   dbCpu: number;
 }
 
-export interface ArmSummary {
+interface ArmSummary {
   name: string;
   /** Over all rounds' latencies pooled. */
   p50: number;

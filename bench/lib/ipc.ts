@@ -2,7 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
 
-export interface ReadyMessage {
+interface ReadyMessage {
   type: "ready";
   /** Named listening ports, e.g. `{main: 41234, models1: 41235}`. */
   ports: Record<string, number>;
@@ -18,17 +18,17 @@ export interface MemoryMessage {
 }
 
 /** The answer to profile-start (`file` empty) and to profile-stop. */
-export interface ProfiledMessage {
+interface ProfiledMessage {
   type: "profiled";
   file: string;
 }
 
-export interface ResultMessage {
+interface ResultMessage {
   type: "result";
   result: unknown;
 }
 
-export interface FailedMessage {
+interface FailedMessage {
   type: "failed";
   message: string;
 }

@@ -8,7 +8,7 @@ import type { HttpRequestSpec } from "./load.js";
 
 export type McpEra = "modern" | "legacy";
 
-export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+const MODERN_PROTOCOL_VERSION = "2026-07-28";
 
 const CLIENT_INFO = { name: "terreno-bench", version: "1.0.0" };
 

@@ -25,7 +25,7 @@ interface CpuProfile {
   endTime: number;
 }
 
-export interface CostRow {
+interface CostRow {
   name: string;
   /** Self time in ms over the profile. */
   selfMs: number;
@@ -82,7 +82,7 @@ const SOCKET_IO = new Set([
 ]);
 
 /** Which package or project file a frame belongs to. */
-export function groupOf(frame: CallFrame): string {
+function groupOf(frame: CallFrame): string {
   const { url, functionName } = frame;
   if (!url) {
     if (functionName === "(garbage collector)") return "GC";

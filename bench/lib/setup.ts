@@ -10,7 +10,7 @@ import type { Arm } from "./compare.js";
 import type { HttpRequestSpec } from "./load.js";
 import { send, toolPayload } from "./mcp.js";
 
-export async function postJson(url: string, body: unknown, token?: string): Promise<unknown> {
+async function postJson(url: string, body: unknown, token?: string): Promise<unknown> {
   const response = await fetch(url, {
     method: "POST",
     headers: {

@@ -14,7 +14,7 @@ export interface ToolLike {
   inputSchema?: unknown;
 }
 
-export interface ToolTokens {
+interface ToolTokens {
   name: string;
   /** `JSON.stringify({name, description, inputSchema})`. */
   total: number;
@@ -28,9 +28,9 @@ export interface CatalogTokens {
   total: number;
 }
 
-export const countTokens = (text: string): number => encode(text).length;
+const countTokens = (text: string): number => encode(text).length;
 
-export function toolTokens(tool: ToolLike): ToolTokens {
+function toolTokens(tool: ToolLike): ToolTokens {
   return {
     name: tool.name,
     total: countTokens(
@@ -55,11 +55,6 @@ export interface TokenBaseline {
   /** Where the numbers come from, for the report. */
   source: string;
   catalogs: Record<string, CatalogTokens | undefined>;
-}
-
-export interface CatalogSpec {
-  key: string;
-  title: string;
 }
 
 const pct = (value: number, base: number | undefined) =>

@@ -5,7 +5,7 @@
 import { IsAuthenticated, IsOwner, type ModelRouterOptions, modelRouter } from "../../src/index.js";
 import { Food } from "../models/Food.js";
 
-export const foodOptions: ModelRouterOptions<typeof Food> = {
+const foodOptions: ModelRouterOptions<typeof Food> = {
   permissions: {
     list: [IsAuthenticated],
     read: [IsAuthenticated],

@@ -14,7 +14,7 @@ import {
 } from "../../src/index.js";
 import { Todo } from "../models/Todo.js";
 
-export const todoOptions: ModelRouterOptions<typeof Todo> = {
+const todoOptions: ModelRouterOptions<typeof Todo> = {
   permissions: {
     list: [IsAuthenticated],
     read: [IsOwner],

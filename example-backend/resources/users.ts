@@ -10,7 +10,7 @@
 import { IsAdmin, type ModelRouterOptions, modelRouter } from "../../src/index.js";
 import { User } from "../models/User.js";
 
-export const userOptions: ModelRouterOptions<typeof User> = {
+const userOptions: ModelRouterOptions<typeof User> = {
   // No create, update or delete: accounts come from /auth/signup.
   permissions: { list: [IsAdmin], read: [IsAdmin] },
   queryFields: ["email", "name", "admin", "disabled", "createdAt"],

@@ -107,7 +107,7 @@ function verificationKey(secret: string): KeyObject | string {
 }
 
 /** Returns the user id in a valid token of the given type; throws a 401 otherwise. */
-export function verifyToken(options: JwtAuthOptions, token: string, type: TokenType): string {
+function verifyToken(options: JwtAuthOptions, token: string, type: TokenType): string {
   try {
     const payload = jwt.verify(token, verificationKey(secretFor(options, type)), {
       algorithms: [ALGORITHM],

@@ -24,7 +24,7 @@ import {
   validUserIds,
 } from "./tokenCollection.js";
 
-export const ACCESS_TOKEN_MODEL_NAME = "TerrenoAccessToken";
+const ACCESS_TOKEN_MODEL_NAME = "TerrenoAccessToken";
 export const ACCESS_TOKEN_COLLECTION = "terreno_access_tokens";
 export const PERSONAL_TOKEN_PREFIX = "tmcp_";
 const TOKEN_SHAPE = /^tmcp_[A-Za-z0-9_-]{43}$/;
@@ -100,21 +100,21 @@ export function ensureAccessTokenIndexes(
   return ensureTokenIndexes(connection, ACCESS_TOKEN_MODEL_NAME, accessTokenSchema);
 }
 
-export function hashPersonalToken(token: string): string {
+function hashPersonalToken(token: string): string {
   return hashToken(token);
 }
 
 /** True when `value` has the shape of a personal access token (`tmcp_` + 43 base64url chars). */
-export function isPersonalTokenShape(value: string): boolean {
+function isPersonalTokenShape(value: string): boolean {
   return TOKEN_SHAPE.test(value);
 }
 
 /** The scopes a caller holding a token of this scope gets: write implies read. */
-export function scopesOfPersonalToken(scope: PersonalTokenScope): string[] {
+function scopesOfPersonalToken(scope: PersonalTokenScope): string[] {
   return scope === "write" ? ["read", "write"] : ["read"];
 }
 
-export function personalTokenInfo(record: AccessTokenRecord): PersonalTokenInfo {
+function personalTokenInfo(record: AccessTokenRecord): PersonalTokenInfo {
   return {
     id: String(record._id),
     name: record.name,
@@ -200,7 +200,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * returns its owner with `scopes` and `tokenId`. Throws a 401 for an unknown, revoked or expired
  * token and for a missing or disabled user.
  */
-export async function resolvePersonalToken(userModel: AnyModel, token: string): Promise<User> {
+async function resolvePersonalToken(userModel: AnyModel, token: string): Promise<User> {
   const refused = () =>
     unauthenticated("The personal access token is invalid, expired or revoked.");
   if (!isPersonalTokenShape(token)) throw refused();

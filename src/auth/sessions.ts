@@ -21,10 +21,10 @@ import {
   validUserIds,
 } from "./tokenCollection.js";
 
-export const REFRESH_TOKEN_MODEL_NAME = "TerrenoRefreshToken";
+const REFRESH_TOKEN_MODEL_NAME = "TerrenoRefreshToken";
 export const REFRESH_TOKEN_COLLECTION = "terreno_refresh_tokens";
 /** Default refresh-token lifetime: 30 days. */
-export const DEFAULT_REFRESH_TTL_SECONDS = 30 * 24 * 3600;
+const DEFAULT_REFRESH_TTL_SECONDS = 30 * 24 * 3600;
 
 const PREFIX = "trt_";
 const TOKEN_SHAPE = /^trt_[A-Za-z0-9_-]{43}$/;
@@ -76,16 +76,16 @@ export function ensureRefreshTokenIndexes(
   return ensureTokenIndexes(connection, REFRESH_TOKEN_MODEL_NAME, refreshTokenSchema);
 }
 
-export function hashRefreshToken(token: string): string {
+function hashRefreshToken(token: string): string {
   return hashToken(token);
 }
 
 /** True when `value` has the shape of a refresh token this module issues. */
-export function isRefreshTokenShape(value: string): boolean {
+function isRefreshTokenShape(value: string): boolean {
   return TOKEN_SHAPE.test(value);
 }
 
-export function newFamilyId(): string {
+function newFamilyId(): string {
   return randomUUID();
 }
 

@@ -30,7 +30,7 @@ function withoutNulls(value: PlainObject, keep: ReadonlySet<string> = new Set())
  * One part as the AI SDK expects it: no key whose value is `null` (the SDK's schema has optional
  * keys, never nullable ones), except inside the data a tool took or returned.
  */
-export function repairPart(part: unknown): Part {
+function repairPart(part: unknown): Part {
   if (!isPlainObject(part)) return part as Part;
   const repaired = withoutNulls(part, DATA_KEYS);
   if (isPlainObject(repaired.approval)) repaired.approval = withoutNulls(repaired.approval);

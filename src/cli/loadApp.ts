@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { TerrenoApp } from "../app/TerrenoApp.js";
 
-export function isTerrenoApp(value: unknown): value is TerrenoApp {
+function isTerrenoApp(value: unknown): value is TerrenoApp {
   if (typeof value !== "object" || value === null) return false;
   const candidate = value as Partial<TerrenoApp>;
   return typeof candidate.register === "function" && "toolDefinitions" in candidate;

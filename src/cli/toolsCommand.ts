@@ -81,7 +81,7 @@ function hints(tool: ToolDefinition): string {
     .join(", ");
 }
 
-export interface ToolReport {
+interface ToolReport {
   name: string;
   title: string;
   annotations: ToolDefinition["annotations"];

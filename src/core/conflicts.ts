@@ -25,7 +25,7 @@ function uniqueFields(resource: Resource): string[] {
  * MongoDB reports a duplicate key as code 11000; FerretDB's SQLite backend reports one on an
  * update as its own "UNIQUE constraint failed" error, so both are recognised here.
  */
-export function isDuplicateKey(error: unknown): boolean {
+function isDuplicateKey(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return (
     code === 11000 || (typeof message === "string" && /UNIQUE constraint failed/.test(message))
@@ -33,7 +33,7 @@ export function isDuplicateKey(error: unknown): boolean {
 }
 
 /** The 409 for a duplicate key on `resource`, in the words the caller's view allows. */
-export function conflictError(resource: Resource, view: SurfaceView, error: unknown): TerrenoError {
+function conflictError(resource: Resource, view: SurfaceView, error: unknown): TerrenoError {
   const reported = Object.keys((error as { keyPattern?: object }).keyPattern ?? {});
   const fields = reported.length > 0 ? reported : uniqueFields(resource);
   const visible = fields.filter((f) => !view.hidden.isHidden(f));
@@ -51,7 +51,7 @@ export function conflictError(resource: Resource, view: SurfaceView, error: unkn
  * fields, and a Mongoose validation failure never names a field the caller's view hides
  * (a required hidden field would otherwise be revealed by its "is required").
  */
-export function writeError(resource: Resource, view: SurfaceView, error: unknown): unknown {
+function writeError(resource: Resource, view: SurfaceView, error: unknown): unknown {
   if (isDuplicateKey(error)) return conflictError(resource, view, error);
   if (!isValidationError(error) && !isCastError(error)) return error;
   const normalized = normalizeError(error);

@@ -199,7 +199,7 @@ export interface ErrorBody {
 }
 
 /** What every surface says for a server fault, whatever the thrower wrote. */
-export const INTERNAL_DETAIL = "An unexpected error occurred.";
+const INTERNAL_DETAIL = "An unexpected error occurred.";
 
 /**
  * The one place an error becomes a body: an `internal` fault never carries its own text or

@@ -56,7 +56,7 @@ function filterSchema(description: ModelDescription, filterable: readonly string
   } satisfies JsonSchema;
 }
 
-export function listInputSchema(description: ModelDescription, view: ListSchemaSource): JsonSchema {
+function listInputSchema(description: ModelDescription, view: ListSchemaSource): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const filter = filterSchema(description, view.filterable);
   if (filter) properties.filter = filter;

@@ -11,7 +11,7 @@ import type { PopulateOption } from "./populate.js";
 import type { Resource } from "./resource.js";
 import type { CrudMethod, Permissions, RequestContext, StoredDocument } from "./types.js";
 
-export function assertObjectId(id: unknown): string {
+function assertObjectId(id: unknown): string {
   if (
     typeof id !== "string" ||
     !mongoose.isObjectIdOrHexString(id) ||

@@ -18,7 +18,7 @@ function isPlainObject(value: unknown): value is PlainObject {
 }
 
 /** RFC 7396 §2, MergePatch(Target, Patch), on plain JSON; neither argument is modified. */
-export function mergeJson(target: unknown, patch: unknown): unknown {
+function mergeJson(target: unknown, patch: unknown): unknown {
   if (!isPlainObject(patch)) return patch;
   const result: PlainObject = isPlainObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {

@@ -8,7 +8,7 @@ import { normalizeError } from "./normalizeError.js";
 import type { Resource } from "./resource.js";
 import type { RequestContext, WriteOutcome, WriteRecord } from "./types.js";
 
-export type { OperationObserver, WriteOutcome, WriteRecord } from "./types.js";
+export type { OperationObserver, WriteRecord } from "./types.js";
 
 /** Set by a write operation as it learns facts (the created document's id). */
 export interface WriteTrace {
@@ -29,7 +29,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * nested object is entered only where the schema describes its children (so the keys of a
  * Map or Mixed field, which are data, are never listed). Dotted keys count as written.
  */
-export function changedFields(resource: Resource, body: unknown): string[] {
+function changedFields(resource: Resource, body: unknown): string[] {
   if (!isPlainObject(body)) return [];
   const { byPath } = resource.description;
   const paths: string[] = [];

@@ -9,14 +9,13 @@ import { type AnyModel, CRUD_METHODS, type Transport } from "./types.js";
 import { buildView } from "./view.js";
 import type { Surface, SurfaceView } from "./viewTypes.js";
 
-export { DEFAULT_LIMIT, DEFAULT_MAX_LIMIT, DEFAULT_MCP_MAX_LIMIT } from "./view.js";
-export type { Surface, SurfaceView } from "./viewTypes.js";
+export type { SurfaceView } from "./viewTypes.js";
 
 /**
  * Router options with their document types erased: the core calls hooks, permissions and
  * actions only with documents of the resource's own model, which `defineResource` typed.
  */
-export type ResourceOptions = CrudOptions;
+type ResourceOptions = CrudOptions;
 
 export interface Resource {
   model: AnyModel;
@@ -61,7 +60,7 @@ export function defineResource<TRaw, TDoc>(
   };
 }
 
-export function surfaceOf(transport: Transport): Surface {
+function surfaceOf(transport: Transport): Surface {
   return transport === "rest" || transport === "internal" ? "rest" : "tools";
 }
 

@@ -55,7 +55,7 @@ export function scopesAllow(scopes: readonly string[] | undefined, access: Scope
 }
 
 /** An operation's access: `write` when it writes (`isWrite`, src/core/isWrite.ts), else `read`. */
-export function accessFor(method: CrudMethod | (string & {})): ScopeAccess {
+function accessFor(method: CrudMethod | (string & {})): ScopeAccess {
   return isWrite(method) ? "write" : "read";
 }
 

@@ -56,7 +56,7 @@ async function passesRest(
  * while every check answers synchronously (tool lists are built without a promise per tool);
  * a check that returns a promise makes the answer a promise. Stops at the first no.
  */
-export function passesAll(
+function passesAll(
   checks: readonly PermissionMethod[],
   method: string,
   user: User | undefined,

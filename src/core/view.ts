@@ -14,10 +14,10 @@ import { isMethodEnabled } from "./permissions.js";
 import { CRUD_METHODS, type CrudMethod } from "./types.js";
 import type { Surface, SurfaceView } from "./viewTypes.js";
 
-export const DEFAULT_LIMIT = 100;
-export const DEFAULT_MAX_LIMIT = 500;
-export const DEFAULT_MCP_MAX_LIMIT = 50;
-export const DEFAULT_MCP_METHODS: readonly CrudMethod[] = ["list", "read"];
+const DEFAULT_LIMIT = 100;
+const DEFAULT_MAX_LIMIT = 500;
+const DEFAULT_MCP_MAX_LIMIT = 50;
+const DEFAULT_MCP_METHODS: readonly CrudMethod[] = ["list", "read"];
 
 const SORTABLE_KINDS = new Set(["string", "number", "boolean", "date", "objectId"]);
 

@@ -9,7 +9,7 @@ import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import { bodyParserError } from "./bodyErrors.js";
 
-export function toTerrenoError(error: unknown): TerrenoError {
+function toTerrenoError(error: unknown): TerrenoError {
   return bodyParserError(error) ?? normalizeError(error);
 }
 

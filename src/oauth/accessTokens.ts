@@ -19,7 +19,7 @@ const RELOAD_COOLDOWN_MS = 30_000;
  * A jose key resolver over a key set loaded on demand: once, then again when a token names a
  * key it does not hold (at most every 30 s, so forged `kid`s cannot make it reload per request).
  */
-export function reloadingKeySet(load: () => Promise<JSONWebKeySet>): JWTVerifyGetKey {
+function reloadingKeySet(load: () => Promise<JSONWebKeySet>): JWTVerifyGetKey {
   let current: Promise<JWTVerifyGetKey> | undefined;
   let loadedAt = 0;
   const reload = () => {

@@ -46,7 +46,7 @@ export type OAuthPlugins = Array<
 export type OAuthInstance = Auth<OAuthInstanceOptions>;
 
 /** The options the instance is made with (their type decides the instance's API). */
-export type OAuthInstanceOptions = ReturnType<typeof instanceOptions>;
+type OAuthInstanceOptions = ReturnType<typeof instanceOptions>;
 
 /** `mcp()` validates its options when called: done at configuration time, not first request. */
 export function oauthPlugins(settings: OAuthInstanceSettings): OAuthPlugins {

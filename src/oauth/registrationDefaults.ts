@@ -24,7 +24,7 @@ function isNativeRedirect(uri: unknown): boolean {
 }
 
 /** The SEP-837 default: native when every redirect URI is a loopback or private-use one. */
-export function defaultApplicationType(body: unknown): "native" | undefined {
+function defaultApplicationType(body: unknown): "native" | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const { application_type: type, redirect_uris: uris } = body as Record<string, unknown>;
   if (type !== undefined || !Array.isArray(uris) || uris.length === 0) return undefined;

@@ -27,8 +27,6 @@ const bridgeBody = z.object({
   oauth_query: z.string().min(1),
 });
 
-export type SessionBridgeBody = z.infer<typeof bridgeBody>;
-
 export function sessionBridge() {
   return {
     id: "terreno-session-bridge",

@@ -21,9 +21,7 @@ import { customToolOperations } from "./toolPaths.js";
 import type { OpenApiObject, OpenApiSource } from "./types.js";
 
 export type {
-  DocumentedTool,
   MountedResource,
-  OpenApiInfo,
   OpenApiObject,
   OpenApiSource,
 } from "./types.js";

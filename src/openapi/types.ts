@@ -11,7 +11,7 @@ import type { JsonSchema } from "../schema/types.js";
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI objects are open JSON.
 export type OpenApiObject = Record<string, any>;
 
-export interface OpenApiInfo {
+interface OpenApiInfo {
   title?: string;
   version?: string;
   description?: string;
@@ -21,7 +21,7 @@ export interface OpenApiInfo {
  * A custom tool (`app.tool(...)`, served at `POST /tools/<name>`): what the document reads of
  * its tool definition.
  */
-export interface DocumentedTool {
+interface DocumentedTool {
   name: string;
   title: string;
   description: string;

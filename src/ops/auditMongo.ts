@@ -17,8 +17,8 @@ import { IsAdmin } from "../core/permissions.js";
 import type { AnyModel, PermissionMethod } from "../core/types.js";
 import type { AuditEvent, AuditSink } from "./audit.js";
 
-export const DEFAULT_AUDIT_COLLECTION = "terreno_audit_events";
-export const DEFAULT_AUDIT_TTL_DAYS = 90;
+const DEFAULT_AUDIT_COLLECTION = "terreno_audit_events";
+const DEFAULT_AUDIT_TTL_DAYS = 90;
 
 export interface AuditToMongoOptions {
   /**
@@ -43,7 +43,7 @@ export interface AuditToMongoOptions {
 }
 
 /** How expired events leave: MongoDB's TTL monitor, or the plugin's own deletes. */
-export type AuditRetention = "ttl-index" | "pruning";
+type AuditRetention = "ttl-index" | "pruning";
 
 export interface AuditToMongoPlugin extends TerrenoPlugin {
   onAudit: AuditSink;
@@ -55,7 +55,7 @@ export interface AuditToMongoPlugin extends TerrenoPlugin {
   prune(): Promise<number>;
 }
 
-export const AUDIT_TTL_INDEX = "terreno_audit_ttl";
+const AUDIT_TTL_INDEX = "terreno_audit_ttl";
 
 const SURFACES = ["rest", "mcp", "ai", "internal"];
 

@@ -22,12 +22,10 @@
  */
 export type { RateLimitWindow } from "../core/types.js";
 export { type LimitedAction, type LimitedCall, RateLimits } from "./appRateLimits.js";
-export { RATE_LIMITED_AUTH_ROUTES } from "./authRateLimit.js";
-export {
-  type LoginGuard,
-  type LoginLockoutOptions,
-  rateLimited,
-  retryAfterSeconds,
+
+export type {
+  LoginGuard,
+  LoginLockoutOptions,
 } from "./loginLockout.js";
 export { type CreateRateLimitOptions, createRateLimit, type RateLimit } from "./rateLimitHandle.js";
 export { callerKey, clientIp } from "./rateLimitKeys.js";

@@ -37,7 +37,7 @@ export type RateLimitStore =
   | { redis: RedisClientLike; useRedisPackage?: boolean };
 
 /** One limiter's shape: `points` per `duration` seconds, keys prefixed with `keyPrefix`. */
-export interface LimiterSpec {
+interface LimiterSpec {
   keyPrefix: string;
   points: number;
   duration: number;

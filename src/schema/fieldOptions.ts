@@ -39,7 +39,7 @@ function numberOption(option: unknown): number | undefined {
 }
 
 /** `enum` is an array, `{values, message}`, or an object whose values are the choices (TS enums). */
-export function enumValues(option: unknown): Array<string | number> | undefined {
+function enumValues(option: unknown): Array<string | number> | undefined {
   let values: unknown[] | undefined;
   if (Array.isArray(option)) values = option;
   else if (isRecord(option)) {
@@ -54,7 +54,7 @@ export function enumValues(option: unknown): Array<string | number> | undefined 
 }
 
 /** A string ref, or a Model's name. Function refs are resolved per document, so they are skipped. */
-export function refName(option: unknown): string | undefined {
+function refName(option: unknown): string | undefined {
   if (typeof option === "string") return option;
   if (typeof option === "function") {
     const modelName: unknown = Reflect.get(option, "modelName");
@@ -64,7 +64,7 @@ export function refName(option: unknown): string | undefined {
 }
 
 /** Literal JSON values survive; functions (Date.now), Dates, ObjectIds, class instances do not. */
-export function isJsonSafe(value: unknown, depth = 0): boolean {
+function isJsonSafe(value: unknown, depth = 0): boolean {
   if (depth > 20) return false;
   if (value === null || typeof value === "string" || typeof value === "boolean") return true;
   if (typeof value === "number") return Number.isFinite(value);

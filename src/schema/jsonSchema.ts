@@ -3,5 +3,5 @@
  * serialized documents (output) and list-filter values.
  */
 export { filterValueSchema } from "./operators.js";
-export { type OutputSchemaOptions, outputSchema } from "./outputSchema.js";
-export { DEFAULT_MAX_ITEMS, type WriteSchemaOptions, writeSchema } from "./writeSchema.js";
+export { outputSchema } from "./outputSchema.js";
+export { DEFAULT_MAX_ITEMS, writeSchema } from "./writeSchema.js";

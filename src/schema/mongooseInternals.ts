@@ -22,7 +22,7 @@ export function isSchemaType(value: unknown): value is UnknownRecord {
   return isRecord(value) && typeof value.instance === "string";
 }
 
-export function isSchemaLike(value: unknown): value is SchemaLike {
+function isSchemaLike(value: unknown): value is SchemaLike {
   return (isRecord(value) || typeof value === "function") && isRecord(Reflect.get(value, "paths"));
 }
 

@@ -12,9 +12,6 @@ export const MAX_REGEX_LENGTH = 200;
 export const MAX_IN_ITEMS = 100;
 /** Longest string a filter value may be (a bound on query size, not a field's own maxlength). */
 export const MAX_FILTER_STRING_LENGTH = 1000;
-/** `$options` flags accepted next to `$regex` (x is stripped before compiling). */
-export const REGEX_OPTIONS_PATTERN = "^[imsx]{0,4}$";
-
 const STRING_OPERATORS = Object.freeze(["$eq", "$ne", "$in", "$nin", "$exists", "$regex"]);
 /** An enum is matched by its values: a `$regex` would only restate `$in`, so none is offered. */
 const ENUM_OPERATORS = Object.freeze(["$eq", "$ne", "$in", "$nin", "$exists"]);

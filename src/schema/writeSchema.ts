@@ -57,7 +57,7 @@ interface Level {
  * Mongoose, and (for a plain nested object, which Mongoose always keeps) holding no field
  * that must stay. The core refuses null for anything else with "is required".
  */
-export function isClearable(field: FieldDescriptor): boolean {
+function isClearable(field: FieldDescriptor): boolean {
   if (field.required || field.system) return false;
   if (field.kind === "object" && !field.subdocument) {
     return Object.values(field.properties ?? {}).every(isClearable);

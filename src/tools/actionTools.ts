@@ -45,7 +45,7 @@ function range(min: number | undefined, max: number | undefined, unit: string): 
  * The constraints some providers strip from a schema (lengths, ranges, patterns, choices),
  * repeated in the description for the top-level inputs; the server enforces them anyway.
  */
-export function inputNotes(schema: JsonSchema): string {
+function inputNotes(schema: JsonSchema): string {
   const notes: string[] = [];
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     if (name === "id") continue;
@@ -64,7 +64,7 @@ export function inputNotes(schema: JsonSchema): string {
   return notes.length > 0 ? ` Input: ${notes.join("; ")}.` : "";
 }
 
-export function checkToolName(name: string, hint: string): string {
+function checkToolName(name: string, hint: string): string {
   if (!TOOL_NAME_PATTERN.test(name) || name.length > MAX_TOOL_NAME_LENGTH) {
     throw new Error(
       `terreno-mcp: tool name "${name}" is not portable: it must match ${TOOL_NAME_PATTERN} and be at most ${MAX_TOOL_NAME_LENGTH} characters. ${hint}`,
@@ -107,7 +107,7 @@ function outputSchemaOf(config: { output?: ActionConfig["output"] }, where: stri
   };
 }
 
-export function actionToolDefinitions(resource: Resource): HandlerToolDefinition[] {
+function actionToolDefinitions(resource: Resource): HandlerToolDefinition[] {
   const config = resource.options.mcp;
   if (!config) return [];
   const prefix = config.toolPrefix ?? defaultToolPrefix(resource.model.modelName);

@@ -20,7 +20,7 @@ import type { ToolDefinition } from "./toolDefinitions.js";
 export type ToolOutput = PlainObject;
 
 /** One wording for every surface; the fields name each path once (errorText lists them). */
-export function invalidArguments(toolName: string, fields: FieldErrors): TerrenoError {
+function invalidArguments(toolName: string, fields: FieldErrors): TerrenoError {
   return validationFailed(`Invalid arguments for ${toolName}.`, fields);
 }
 

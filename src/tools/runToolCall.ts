@@ -20,7 +20,7 @@ import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.
 import type { ToolDefinition } from "./toolDefinitions.js";
 import { asTerrenoError, unknownTool } from "./toolErrors.js";
 
-export type ToolSurface = "mcp" | "ai" | "rest";
+type ToolSurface = "mcp" | "ai" | "rest";
 
 /** What a surface gives the runner once: who it is and where its calls are reported and counted. */
 export interface ToolRunnerOptions {

@@ -12,8 +12,6 @@
  * Permission checks may be async. Every function here answers synchronously while the checks
  * do, and with a promise as soon as one check returns one.
  */
-import { isWrite } from "../core/isWrite.js";
-import { accessLevel, scopesAllow } from "../core/scopes.js";
 import type { User } from "../core/types.js";
 import { verdict } from "../core/verdict.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
@@ -27,23 +25,6 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
-/** The scope part of the rule: whether a caller with these scopes (`undefined`: a session) may see `tool`. */
-export function isToolVisible(
-  tool: Pick<ToolDefinition, "annotations" | "method">,
-  scopes: readonly string[] | undefined,
-): boolean {
-  return scopesAllow(scopes, isWrite(tool) ? "write" : "read");
-}
-
-/** The scope part of the rule over a list: the tools these scopes allow, in order. */
-export function visibleTools<T extends Pick<ToolDefinition, "annotations" | "method">>(
-  tools: readonly T[],
-  scopes: readonly string[] | undefined,
-): readonly T[] {
-  if (accessLevel(scopes) === "write") return tools;
-  return tools.filter((tool) => isToolVisible(tool, scopes));
-}
-
 /** Whether `user` (undefined: an anonymous caller) sees `tool`. The whole rule. */
 export function canSeeTool(tool: VisibilityInput, user: User | undefined): MaybePromise<boolean> {
   const answer = verdict(tool.access, { user });
@@ -51,7 +32,7 @@ export function canSeeTool(tool: VisibilityInput, user: User | undefined): Maybe
 }
 
 /** One verdict per tool, in order: an array, or a promise of one when a check was async. */
-export function toolVisibility(
+function toolVisibility(
   tools: readonly VisibilityInput[],
   user: User | undefined,
 ): MaybePromise<boolean[]> {

@@ -4,7 +4,7 @@
  */
 import { ERROR_TABLE, HTTP_STATUS_BY_CODE } from "../../src/core/errors.js";
 
-export interface PageInfo {
+interface PageInfo {
   page: number;
   limit: number;
   total: number;

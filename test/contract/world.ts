@@ -47,7 +47,7 @@ export const Memo = mongoose.models.Memo ?? mongoose.model("Memo", memoSchema);
 
 /** Its hooks fail with a server fault whose text must stay on the server. */
 const gadgetSchema = new Schema({ name: { type: String, required: true } });
-export const Gadget = mongoose.models.Gadget ?? mongoose.model("Gadget", gadgetSchema);
+const Gadget = mongoose.models.Gadget ?? mongoose.model("Gadget", gadgetSchema);
 
 /** Every kind of value a merge patch can reach: a map, a Mixed value, a subdocument, a nested object. */
 const gizmoSchema = new Schema({
@@ -84,7 +84,7 @@ const projectSchema = new Schema({
   status: { type: String, enum: ["draft", "active", "archived"], default: "draft" },
   summary: String,
 });
-export const Project = mongoose.models.Project ?? mongoose.model("Project", projectSchema);
+const Project = mongoose.models.Project ?? mongoose.model("Project", projectSchema);
 
 // ---- Hooks the cases observe ----------------------------------------------------------------
 
@@ -101,7 +101,7 @@ export const UPDATE_HOOKS: HookCall[] = [];
 const snapshot = (value: PlainObject): PlainObject => JSON.parse(JSON.stringify(value));
 
 /** /shared: a scope that is itself an `$or`: the caller's todos, or anyone's `public` ones. */
-export const sharedScope = (user?: CallerUser) =>
+const sharedScope = (user?: CallerUser) =>
   user ? { $or: [{ ownerId: user.id }, { tags: "public" }] } : null;
 
 /** /open: the caller's todos, by default only those not completed or of priority 1. */
@@ -123,7 +123,7 @@ function memberShape(where: string, doc: unknown): void {
 }
 
 /** The rule issue #22 wrote: `String(m.user) === user.id`, true before any document is loaded. */
-export const isMember: PermissionMethod = (method, user, obj) => {
+const isMember: PermissionMethod = (method, user, obj) => {
   if (obj === undefined) return Boolean(user);
   memberShape(`permission:${method}`, obj);
   const members = (obj as { members?: Array<{ user?: unknown }> }).members ?? [];
@@ -132,7 +132,7 @@ export const isMember: PermissionMethod = (method, user, obj) => {
 
 // ---- The app ------------------------------------------------------------------------------
 
-export function buildContractApp(): TerrenoApp {
+function buildContractApp(): TerrenoApp {
   return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
     .register(
       modelRouter(
@@ -262,7 +262,7 @@ export function buildContractApp(): TerrenoApp {
 
 /** alice and bob own things; carol owns exactly the 12 paging todos; anon has no token. */
 export type Actor = "alice" | "bob" | "carol" | "anon";
-export type NamedActor = Exclude<Actor, "anon">;
+type NamedActor = Exclude<Actor, "anon">;
 
 export interface Account extends TestUser {
   caller: Caller;
@@ -285,7 +285,7 @@ export const CAROL_TODOS = Array.from({ length: 12 }, (_, i) => ({
 }));
 
 /** Foods every filter case can count on: only these names start with "ctr-". */
-export const CONTRACT_FOODS = [
+const CONTRACT_FOODS = [
   { name: "ctr-apple", calories: 52 },
   { name: "ctr-pizza", calories: 285 },
   { name: "ctr-bagel", calories: 250 },

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { type Browser, chromium } from "playwright-core";
 
-export function chromiumPath(): string | undefined {
+function chromiumPath(): string | undefined {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   try {
     return (

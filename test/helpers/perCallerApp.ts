@@ -11,7 +11,7 @@ import { Food, Todo, User } from "./models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "./restApp.js";
 
 /** An admin check that answers later, as one reading the database would. */
-export const slowAdmin: PermissionMethod = async (_method, user) => {
+const slowAdmin: PermissionMethod = async (_method, user) => {
   await sleep(1);
   return user?.admin === true;
 };

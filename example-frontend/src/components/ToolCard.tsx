@@ -6,7 +6,7 @@
 import { type DynamicToolUIPart, getToolName, type ToolUIPart } from "ai";
 import { JsonBlock } from "./JsonBlock.js";
 
-export type ToolPart = ToolUIPart | DynamicToolUIPart;
+type ToolPart = ToolUIPart | DynamicToolUIPart;
 
 interface Props {
   part: ToolPart;

@@ -28,7 +28,7 @@ export interface ActionInput {
   input?: unknown;
 }
 
-export function actionOf(resource: Resource, name: string): ActionConfig {
+function actionOf(resource: Resource, name: string): ActionConfig {
   const action = Object.hasOwn(resource.options.actions ?? {}, name)
     ? resource.options.actions?.[name]
     : undefined;

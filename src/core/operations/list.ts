@@ -29,7 +29,7 @@ export interface ListResult {
 }
 
 /** Bounds a catastrophic $regex or a slow scan; the error maps to an actionable 400. */
-export const LIST_MAX_TIME_MS = 5000;
+const LIST_MAX_TIME_MS = 5000;
 
 function positiveInteger(value: unknown, name: string, fallback: number): number {
   if (value === undefined || value === null || value === "") return fallback;

@@ -25,7 +25,7 @@ export function errorOutput(error: TerrenoError): MCPToolErrorOutput {
   return { error: toErrorBody(error) };
 }
 
-export function isErrorOutput(output: unknown): output is MCPToolErrorOutput {
+function isErrorOutput(output: unknown): output is MCPToolErrorOutput {
   if (typeof output !== "object" || output === null || !("error" in output)) return false;
   const { error } = output as { error: unknown };
   return typeof error === "object" && error !== null && "code" in error && "detail" in error;

@@ -37,7 +37,7 @@ function isUser(value: unknown): value is User {
 }
 
 /** A tool `context` as a caller: `{ user }` first, then a bare `User`, else anonymous. */
-export function userFromContext(context: unknown): User | undefined {
+function userFromContext(context: unknown): User | undefined {
   if (typeof context !== "object" || context === null) return undefined;
   const wrapped = (context as { user?: unknown }).user;
   if (isUser(wrapped)) return wrapped;

@@ -24,10 +24,10 @@ export interface DiscoveryOptions {
   whoamiFields?: string[];
 }
 
-export const DESCRIBE_MODELS = "describe_models";
-export const WHOAMI = "whoami";
-export const DEFAULT_DESCRIBE_LIMIT = 20;
-export const MAX_DESCRIBE_LIMIT = 100;
+const DESCRIBE_MODELS = "describe_models";
+const WHOAMI = "whoami";
+const DEFAULT_DESCRIBE_LIMIT = 20;
+const MAX_DESCRIBE_LIMIT = 100;
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
@@ -135,7 +135,7 @@ function search(models: readonly ModelEntry[], query: unknown, limit: number): M
 }
 
 /** `describe_models` over the app's tool definitions (those of a model). */
-export function describeModelsTool(
+function describeModelsTool(
   resources: readonly Resource[],
   tools: readonly ToolDefinition[],
 ): HandlerToolDefinition {
@@ -219,7 +219,7 @@ function plainValue(value: unknown): unknown {
 }
 
 /** `whoami`: who the caller is, with the user fields the app chose to show. */
-export function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): HandlerToolDefinition {
+function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): HandlerToolDefinition {
   const fields = whoamiFieldsOf(options.whoamiFields ?? ["name"], userModel);
   const outputSchema: JsonSchema = {
     type: "object",
@@ -271,7 +271,7 @@ export function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): Han
 }
 
 /** Both discovery tools, for an app with `mcp.discovery` on. */
-export function discoveryTools(
+function discoveryTools(
   resources: readonly Resource[],
   tools: readonly ToolDefinition[],
   options: DiscoveryOptions,

@@ -7,7 +7,7 @@
 import type { Resource } from "../../core/resource.js";
 import type { FieldDescriptor } from "../../schema/types.js";
 
-export interface ModelField {
+interface ModelField {
   name: string;
   type: string;
   required: boolean;
@@ -16,7 +16,7 @@ export interface ModelField {
   description?: string;
 }
 
-export interface ModelRelationship {
+interface ModelRelationship {
   relationship: "BELONGS_TO" | "HAS_MANY";
   target: string;
   /** BELONGS_TO: this model's field holding the ref; HAS_MANY: the target's field pointing here. */

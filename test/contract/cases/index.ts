@@ -30,4 +30,4 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...oneAnswerCases,
 ];
 
-export type { CaseContext, ContractCase } from "./types.js";
+export type { ContractCase } from "./types.js";

@@ -53,5 +53,3 @@ export interface Driver {
   ): Promise<Outcome>;
   close(): Promise<void>;
 }
-
-export type Method = "list" | "read" | "create" | "update" | "delete";
