@@ -1,6 +1,6 @@
 /** Issue #22's Project fixtures, shared by the document-shape, populated-ref and null cases. */
 import type { Account } from "../world.js";
-import { seedProject } from "../world.js";
+import { seedProject, storedProject } from "../world.js";
 
 /** A project with every shape the cases need: `member` its one member, `lead` its lead. */
 export function seedFullProject(
@@ -23,4 +23,15 @@ export function seedFullProject(
     status: "active",
     ...fields,
   });
+}
+
+/** The stored project, as plain JSON (ids as hex, dates as ISO strings). */
+export async function storedProjectJson(id: string): Promise<Record<string, unknown>> {
+  return JSON.parse(JSON.stringify(await storedProject(id)));
+}
+
+/** A read's output as a body: everything but the document's own `id` (the id is the target). */
+export function asBody(read: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, ...body } = read;
+  return body;
 }

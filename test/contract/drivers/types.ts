@@ -53,3 +53,4 @@ export interface Driver {
   ): Promise<Outcome>;
   close(): Promise<void>;
 }
+
