@@ -53,4 +53,3 @@ export interface Driver {
   ): Promise<Outcome>;
   close(): Promise<void>;
 }
-
