@@ -5,6 +5,7 @@
  */
 import { TerrenoError } from "../core/errors.js";
 import { findProtoKey, findTooDeep, MAX_DEPTH, TOO_DEEP_REASON } from "../core/inputSafety.js";
+import { normalizeError } from "../core/normalizeError.js";
 
 interface HttpErrorLike {
   status?: number;
@@ -17,7 +18,7 @@ interface HttpErrorLike {
  * its text; undefined for anything else. Invalid JSON is `invalidJson`: REST's
  * `validation_failed`, JSON-RPC's `parse_error` (-32700).
  */
-export function bodyParserError(
+function bodyParserError(
   error: unknown,
   invalidJson: "validation_failed" | "parse_error" = "validation_failed",
 ): TerrenoError | undefined {
@@ -41,6 +42,14 @@ export function bodyParserError(
     return new TerrenoError("validation_failed", "The request could not be read.");
   }
   return undefined;
+}
+
+/** Anything a body parser (or a route after it) threw, as a TerrenoError: REST's and /mcp's. */
+export function bodyFailure(
+  error: unknown,
+  invalidJson: "validation_failed" | "parse_error" = "validation_failed",
+): TerrenoError {
+  return bodyParserError(error, invalidJson) ?? normalizeError(error);
 }
 
 /**

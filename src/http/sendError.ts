@@ -4,18 +4,13 @@
  * faults reported to the app's logger and never to the client.
  */
 import type { NextFunction, Request, Response } from "express";
-import { type TerrenoError, toErrorBody } from "../core/errors.js";
+import { toErrorBody } from "../core/errors.js";
 import { type Logger, reportFailure } from "../core/logger.js";
-import { normalizeError } from "../core/normalizeError.js";
-import { bodyParserError } from "./bodyErrors.js";
-
-function toTerrenoError(error: unknown): TerrenoError {
-  return bodyParserError(error) ?? normalizeError(error);
-}
+import { bodyFailure } from "./bodyErrors.js";
 
 /** `logger`: where a server fault is reported, the app's (handed over when routes are mounted). */
 export function sendError(res: Response, error: unknown, logger: Logger): void {
-  const terrenoError = toTerrenoError(error);
+  const terrenoError = bodyFailure(error);
   reportFailure(logger, terrenoError, {
     surface: "rest",
     operation: res.req

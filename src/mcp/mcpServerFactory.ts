@@ -13,12 +13,13 @@ import {
 } from "@modelcontextprotocol/server";
 import type { TerrenoError } from "../core/errors.js";
 import { type Logger, reportFailure } from "../core/logger.js";
+import { normalizeError } from "../core/normalizeError.js";
 import type { OperationObserver } from "../core/observe.js";
 import type { User } from "../core/types.js";
 import type { RateLimits } from "../ops/rateLimit.js";
 import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
-import { asTerrenoError, unknownTool } from "../tools/toolErrors.js";
+import { unknownTool } from "../tools/toolErrors.js";
 import { createToolCatalog } from "../tools/visibleTools.js";
 import { errorResult, protocolError, successResult } from "./toolResult.js";
 import { catalogReply, toolsListResult } from "./toolsListReply.js";
@@ -81,7 +82,7 @@ export function createServerFactory(
 
   /** A failure outside any one tool (e.g. a permission check threw while listing), reported. */
   function protocolFailure(error: unknown, operation: string): Error {
-    const terrenoError = asTerrenoError(error);
+    const terrenoError = normalizeError(error);
     reportFailure(logger, terrenoError, { surface: "mcp", operation });
     return protocolError(terrenoError);
   }

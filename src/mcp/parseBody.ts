@@ -11,13 +11,12 @@ import express, {
   type Response,
 } from "express";
 import { type Logger, reportFailure } from "../core/logger.js";
-import { normalizeError } from "../core/normalizeError.js";
-import { bodyParserError, bodyTooDeep } from "../http/bodyErrors.js";
+import { bodyFailure, bodyTooDeep } from "../http/bodyErrors.js";
 import { requestId, sendJsonRpcError } from "./jsonRpcError.js";
 
 export function parseMcpBody(limit: string | number, logger: Logger): RequestHandler[] {
   const parseErrors = (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const failure = bodyParserError(error, "parse_error") ?? normalizeError(error);
+    const failure = bodyFailure(error, "parse_error");
     if (failure.status >= 500)
       reportFailure(logger, failure, { surface: "mcp", operation: "parse" });
     sendJsonRpcError(res, failure);

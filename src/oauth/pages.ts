@@ -3,6 +3,7 @@
  * no external asset, so they work under a strict Content-Security-Policy. Every value shown is
  * escaped.
  */
+import { MCP_READ_SCOPE, MCP_WRITE_SCOPE } from "../core/scopes.js";
 
 const escapeHtml = (value: string): string =>
   value.replace(
@@ -70,8 +71,8 @@ ${hidden("oauth_query", view.oauthQuery)}
 
 /** What each scope lets the client do, in words a person can judge. */
 const SCOPE_WORDS: Record<string, string> = {
-  "mcp:read": "Read your data through the MCP tools",
-  "mcp:write": "Create, change and delete your data through the MCP tools",
+  [MCP_READ_SCOPE]: "Read your data through the MCP tools",
+  [MCP_WRITE_SCOPE]: "Create, change and delete your data through the MCP tools",
   openid: "Know who you are",
   profile: "See your name",
   email: "See your email address",

@@ -11,6 +11,7 @@
 import type { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
 import { type Logger, reportFailure } from "../core/logger.js";
+import { normalizeError } from "../core/normalizeError.js";
 import type { OperationObserver } from "../core/observe.js";
 import type { RequestContext, User } from "../core/types.js";
 import { judgeCall, type Refusal, refusalError } from "../core/verdict.js";
@@ -18,7 +19,7 @@ import type { RateLimits } from "../ops/rateLimit.js";
 import { type ToolCallTrace, traceToolCall } from "../ops/telemetry.js";
 import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
-import { asTerrenoError, unknownTool } from "./toolErrors.js";
+import { unknownTool } from "./toolErrors.js";
 
 type ToolSurface = "mcp" | "ai" | "rest";
 
@@ -101,7 +102,7 @@ async function runSteps(
   trace: ToolCallTrace | undefined,
 ): Promise<ToolCallOutcome> {
   const failed = (error: unknown): ToolCallOutcome => {
-    const terrenoError = asTerrenoError(error);
+    const terrenoError = normalizeError(error);
     if (options.logger) {
       reportFailure(options.logger, terrenoError, {
         surface: options.surface,
