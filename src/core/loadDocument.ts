@@ -11,7 +11,7 @@ import type { PopulateOption } from "./populate.js";
 import type { Resource } from "./resource.js";
 import type { CrudMethod, Permissions, RequestContext, StoredDocument } from "./types.js";
 
-function assertObjectId(id: unknown): string {
+export function assertObjectId(id: unknown): string {
   if (
     typeof id !== "string" ||
     !mongoose.isObjectIdOrHexString(id) ||

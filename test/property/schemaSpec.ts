@@ -18,7 +18,7 @@ export type ScalarSpec =
   | { kind: "ref" };
 
 /** Field options that go with a scalar: `required`, `default` (never on refs), `unique`. */
-export interface ScalarOptions {
+interface ScalarOptions {
   required?: boolean;
   default?: string | number | boolean;
   /** Top-level, required strings only: optional unique fields would collide on "missing". */

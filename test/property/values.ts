@@ -16,7 +16,7 @@ import {
   type SchemaSpec,
 } from "./schemaSpec.js";
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
 /** What the value generators may produce; widened as the fixes they depend on land. */

@@ -45,7 +45,7 @@ function jsonRpcCodeIn(text: unknown): number | undefined {
  * JSON-RPC code in its body or else its status. v1 puts the HTTP status in `code`; v2 in
  * `data.status`, with the body in `data.text`.
  */
-function failureFromThrown(error: unknown): Failure {
+export function failureFromThrown(error: unknown): Failure {
   const { code, message, data } = error as {
     code?: unknown;
     message?: unknown;
