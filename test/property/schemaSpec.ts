@@ -59,17 +59,6 @@ export interface SpecOptions {
   populate: boolean;
 }
 
-/** Every ref's dotted path: top-level, arrays of refs, refs in nested objects and subdocuments. */
-export function refPaths(fields: FieldsSpec, prefix = ""): string[] {
-  return Object.entries(fields).flatMap(([name, field]) => {
-    const path = `${prefix}${name}`;
-    if (field.kind === "ref" || (field.kind === "array" && field.of.kind === "ref")) return [path];
-    if (field.kind === "object" || field.kind === "subdocs")
-      return refPaths(field.fields, `${path}.`);
-    return [];
-  });
-}
-
 const stringSpec = fc.oneof(
   fc.record(
     { kind: fc.constant("string" as const), maxlength: fc.integer({ min: 1, max: 8 }) },

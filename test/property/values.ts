@@ -29,7 +29,7 @@ export interface ValueOptions {
   refObjects: boolean;
 }
 
-export const isObject = (value: unknown): value is JsonObject =>
+const isObject = (value: unknown): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 // ---- Valid values --------------------------------------------------------------------------
@@ -117,7 +117,7 @@ function objectValue(fields: FieldsSpec, options: ValueOptions): fc.Arbitrary<Js
   return fc.record(model, { requiredKeys }) as fc.Arbitrary<JsonObject>;
 }
 
-export function fieldValue(field: FieldSpec, options: ValueOptions): fc.Arbitrary<Json> {
+function fieldValue(field: FieldSpec, options: ValueOptions): fc.Arbitrary<Json> {
   if (isScalar(field)) return scalarValue(field, options);
   switch (field.kind) {
     case "mixed":
@@ -242,7 +242,7 @@ export function resolvePatch(
 // ---- What a read shows ---------------------------------------------------------------------
 
 /** Stands for a value the server chooses (a new subdocument's id, `updatedAt`). */
-export const ANY = "<any>";
+const ANY = "<any>";
 
 function normalizeScalar(field: ScalarSpec, value: Json): Json {
   if (field.kind === "date" && typeof value === "string") return new Date(value).toISOString();
