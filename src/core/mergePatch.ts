@@ -1,6 +1,8 @@
 /**
  * Update bodies are JSON Merge Patches (RFC 7396) on every surface: nested objects merge,
- * `null` clears a field, arrays (and every other value) are replaced whole.
+ * `null` clears a field (a field with a default takes its default back: the stored document
+ * then holds what reads, filters and sorts would otherwise disagree on), arrays (and every
+ * other value) are replaced whole.
  *
  * Hand-written, not taken from a library such as json-merge-patch: those merge plain JSON,
  * while here the patch is applied to a loaded Mongoose document path by path, so that only the
@@ -9,6 +11,7 @@
  * below them (Mixed, Map) are merged as JSON, by the RFC's own few lines (`mergeJson`).
  */
 import { isDeepStrictEqual } from "node:util";
+import { defaultValueOf } from "../schema/mongooseInternals.js";
 import type { FieldDescriptor, JsonSchema } from "../schema/types.js";
 import type { FieldErrors } from "./errors.js";
 import type { PlainObject, StoredDocument } from "./types.js";
@@ -69,6 +72,26 @@ function storedJson(doc: StoredDocument): PlainObject {
   return JSON.parse(JSON.stringify(object)) as PlainObject;
 }
 
+function toJson(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
+}
+
+/**
+ * What `null` leaves in a field: its default (a nested object keeps the defaults of its own
+ * fields, `settings: null` → `{visibility: "private"}`), or undefined (removed) without one.
+ */
+function resetValue(doc: StoredDocument, field: FieldDescriptor): unknown {
+  if (field.kind === "object" && !field.subdocument && field.properties) {
+    const defaults: PlainObject = {};
+    for (const [name, child] of Object.entries(field.properties)) {
+      const value = resetValue(doc, child);
+      if (value !== undefined) defaults[name] = value;
+    }
+    return Object.keys(defaults).length > 0 ? defaults : undefined;
+  }
+  return field.hasDefault ? defaultValueOf(doc, field.path) : undefined;
+}
+
 function applyLevel(
   doc: StoredDocument,
   fields: Record<string, FieldDescriptor> | undefined,
@@ -82,7 +105,13 @@ function applyLevel(
     const field = fields?.[key];
     const before = current[key];
     if (value === null) {
-      if (before !== undefined) doc.set(path, undefined);
+      // A field with a default takes it back, so reads, filters and sorts see one value.
+      const reset = field ? resetValue(doc, field) : undefined;
+      if (reset === undefined) {
+        if (before !== undefined) doc.set(path, undefined);
+      } else if (!isDeepStrictEqual(before, toJson(reset))) {
+        doc.set(path, reset);
+      }
       continue;
     }
     // Into an object (even an absent one), path by path. A stored `null` (written by other

@@ -125,7 +125,7 @@ export function resourceOperations(
       operationId: `update${names.document}`,
       summary: `Update a ${model}`,
       description:
-        "A JSON Merge Patch (RFC 7396): fields given are set, `null` removes an optional field, absent fields are left alone.",
+        "A JSON Merge Patch (RFC 7396): fields given are set, `null` removes an optional field (or restores its default), absent fields are left alone.",
       parameters: [ID_PARAMETER, ...populateParameters],
       requestBody: {
         required: true,

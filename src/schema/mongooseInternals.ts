@@ -136,3 +136,21 @@ export function timestampNamesOf(schema: SchemaLike): string[] {
   }
   return names;
 }
+
+/** The parts of a hydrated document the default lookup reads (a Mongoose 8 document fits). */
+interface DocumentLike {
+  schema: { path(path: string): unknown };
+}
+
+/**
+ * The value Mongoose would give `path` of `doc` when it is missing (functions called as
+ * Mongoose calls them, the implicit `[]` of arrays included), or undefined without a default.
+ */
+export function defaultValueOf(doc: DocumentLike, path: string): unknown {
+  const schemaType = doc.schema.path(path);
+  if (!isSchemaType(schemaType) || !hasDefaultValue(schemaType)) return undefined;
+  const getDefault = schemaType.getDefault;
+  if (typeof getDefault !== "function") return undefined;
+  const value: unknown = getDefault.call(schemaType, doc, false);
+  return value ?? undefined;
+}

@@ -7,6 +7,7 @@ import { hiddenFieldCases } from "./hiddenFields.js";
 import { internalErrorCases } from "./internalErrors.js";
 import { mergePatchCases } from "./mergePatch.js";
 import { oneAnswerCases } from "./oneAnswer.js";
+import { nullDefaultCases } from "./nullDefaults.js";
 import { pagingCases } from "./paging.js";
 import { permissionCases } from "./permissions.js";
 import { populatedRefCases } from "./populatedRefs.js";
@@ -28,6 +29,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...documentShapeCases,
   ...populatedRefCases,
   ...oneAnswerCases,
+  ...nullDefaultCases,
 ];
 
 export type { ContractCase } from "./types.js";
