@@ -169,7 +169,7 @@ describe("property: generated Mongoose schemas on REST, MCP and AI tools", () =>
     caller = toUser(doc);
     options = {
       refIds: targets.map((target: { _id: unknown }) => String(target._id)),
-      nullOnDefault: false,
+      nullOnDefault: true,
       refObjects: true,
     };
     process.stdout.write(
