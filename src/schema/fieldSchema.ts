@@ -99,6 +99,25 @@ export function refInputSchema(field: FieldDescriptor): JsonSchema {
   };
 }
 
+/** The one error a bad ref gets, at the ref's own path (never at its `id` or `_id`). */
+export const REF_INPUT_ERROR =
+  "must be an id (24 hex characters) or an object with it as id or _id";
+
+/** Whether `node` is what `refInputSchema` builds (`nullable` may add a null form). */
+export function isRefInputSchema(node: unknown): boolean {
+  if (typeof node !== "object" || node === null) return false;
+  const forms = (node as JsonSchema).anyOf;
+  if (!Array.isArray(forms)) return false;
+  const [id, object, ...rest] = forms as JsonSchema[];
+  const props = object?.properties as Record<string, JsonSchema> | undefined;
+  return (
+    id?.pattern === OBJECT_ID_PATTERN &&
+    props?.id?.pattern === OBJECT_ID_PATTERN &&
+    props._id?.pattern === OBJECT_ID_PATTERN &&
+    rest.every((form) => form.type === "null")
+  );
+}
+
 /**
  * The bare type of a scalar field, without value constraints: what a filter value or an
  * output value looks like. Undefined for kinds that are not scalars.

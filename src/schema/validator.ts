@@ -5,6 +5,7 @@
  */
 import { Ajv, type ErrorObject } from "ajv";
 import addFormatsModule from "ajv-formats";
+import { isRefInputSchema, REF_INPUT_ERROR } from "./fieldSchema.js";
 import type { JsonSchema } from "./types.js";
 
 export type ValidationResult =
@@ -107,10 +108,20 @@ function messageOf(error: ErrorObject): string {
  * at the path or below it beats the generic "does not match any allowed form", and a failed
  * `{type: "null"}` branch (the nullable wrapper) says nothing useful, so it is skipped.
  */
-function toFields(errors: readonly ErrorObject[]): Record<string, string> {
+function toFields(errors: readonly ErrorObject[], root: JsonSchema): Record<string, string> {
   const fields: Record<string, string> = {};
   const generic = new Map<string, string>();
+  const refs = refAlternatives(errors, root);
   for (const error of errors) {
+    const ref = refs.find((at) => error.schemaPath === at || error.schemaPath.startsWith(`${at}/`));
+    if (ref !== undefined) {
+      // A bad ref is one mistake: named once at its path, not at each form's `id`/`_id`.
+      const path = pathOf(error) || ROOT_KEY;
+      if (error.schemaPath === ref && Object.keys(fields).length < MAX_FIELDS) {
+        fields[path] = REF_INPUT_ERROR;
+      }
+      continue;
+    }
     const inBranch = error.schemaPath.includes("/anyOf/");
     if (inBranch && error.keyword === "type" && error.params.type === "null") continue;
     let path = pathOf(error);
@@ -138,6 +149,25 @@ function toFields(errors: readonly ErrorObject[]): Record<string, string> {
   return fields;
 }
 
+/** The schema node a `#/a/b` schema path points at (generated schemas have no `$ref`). */
+function schemaAt(root: JsonSchema, schemaPath: string): unknown {
+  let node: unknown = root;
+  for (const segment of schemaPath.split("/").slice(1).map(unescapePointer)) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+/** Schema-path prefixes of the ref alternatives (`refInputSchema`) that failed. */
+function refAlternatives(errors: readonly ErrorObject[], root: JsonSchema): string[] {
+  return errors
+    .filter((e) => e.keyword === "anyOf")
+    .map((e) => e.schemaPath.slice(0, -"/anyOf".length))
+    .filter((at) => isRefInputSchema(schemaAt(root, at)))
+    .map((at) => `${at}/anyOf`);
+}
+
 /**
  * The detail of every validation failure. It names no field: the reasons are in `fields`, each
  * once, and a tool's error text lists them after the detail, so restating them here made every
@@ -162,7 +192,7 @@ export function compileValidator(schema: JsonSchema): Validator {
   const validate = ajv.compile(schema);
   return (value) => {
     if (validate(value)) return { ok: true };
-    const fields = toFields(validate.errors ?? []);
+    const fields = toFields(validate.errors ?? [], schema);
     if (Object.keys(fields).length === 0) fields[ROOT_KEY] = "is invalid";
     return { ok: false, fields, message: INVALID_INPUT };
   };

@@ -3,8 +3,9 @@
  * the action's method-level permissions) → for instance actions, load the document (404
  * when missing or not readable, 403 when readable but the action's permissions refuse it) →
  * validate the input with its zod schema (one validation; `validation_failed` with dotted
- * paths) → handler → result through the surface's view (hidden fields stripped) or checked
- * against the action's output schema. Writes (anything not annotated read-only) are observed.
+ * paths) → handler → result: the model's own documents populated and presented as a read's,
+ * anything else through the surface's view (hidden fields stripped) or checked against the
+ * action's output schema. Writes (anything not annotated read-only) are observed.
  */
 import type { z } from "zod";
 import type { ActionConfig } from "../actionTypes.js";
@@ -14,9 +15,11 @@ import { isWrite } from "../isWrite.js";
 import { loadDocument } from "../loadDocument.js";
 import { isMongooseDocument } from "../mongooseErrors.js";
 import { observeWrite } from "../observe.js";
+import { resolvePopulate } from "../populate.js";
+import { presentDocument } from "../present.js";
 import { type Resource, viewFor } from "../resource.js";
 import { serializeDocument } from "../serialize.js";
-import type { CrudMethod, PlainObject, RequestContext } from "../types.js";
+import type { CrudMethod, PlainObject, RequestContext, StoredDocument } from "../types.js";
 import { type AccessRule, assertAllowed, cachedRule, type RuleCache } from "../verdict.js";
 import type { SurfaceView } from "../viewTypes.js";
 import { zodFieldErrors } from "../zodSchema.js";
@@ -147,8 +150,34 @@ async function runAction(
     }
     const doc = await loadDocument(resource, ctx, method, input.id, [], permissions);
     const body = parseInput(config.input, input.input, what);
-    return shapeResult(await config.handler(ctx, doc, body), config.output, view, what);
+    return actionResult(resource, view, config, await config.handler(ctx, doc, body), what);
   }
   const body = parseInput(config.input, input.input, what);
-  return shapeResult(await config.handler(ctx, body), config.output, view, what);
+  return actionResult(resource, view, config, await config.handler(ctx, body), what);
+}
+
+/**
+ * Without an output schema, a result that is the model's document (or a list of them) leaves
+ * as a CRUD read's does: the view's default populate, then presentDocument. Anything else
+ * goes through shapeResult.
+ */
+async function actionResult(
+  resource: Resource,
+  view: SurfaceView,
+  config: ActionConfig,
+  result: unknown,
+  what: string,
+): Promise<unknown> {
+  const { model } = resource;
+  const docs = Array.isArray(result) ? result : [result];
+  const own = docs.length > 0 && docs.every((item) => item instanceof model);
+  if (config.output || !own) return shapeResult(result, config.output, view, what);
+  const populate = resolvePopulate(view, undefined, model);
+  const presented = await Promise.all(
+    (docs as StoredDocument[]).map(async (item) => {
+      if (populate.length > 0) await item.populate(populate);
+      return presentDocument(view, item);
+    }),
+  );
+  return Array.isArray(result) ? presented : presented[0];
 }

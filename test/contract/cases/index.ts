@@ -1,4 +1,5 @@
 /** The contract table: every case runs on every surface (see ../contract.test.ts). */
+import { actionResultCases } from "./actionResults.js";
 import { combinatorCases } from "./combinators.js";
 import { conflictCases } from "./conflicts.js";
 import { documentShapeCases } from "./documentShape.js";
@@ -6,8 +7,8 @@ import { filterCases } from "./filters.js";
 import { hiddenFieldCases } from "./hiddenFields.js";
 import { internalErrorCases } from "./internalErrors.js";
 import { mergePatchCases } from "./mergePatch.js";
-import { oneAnswerCases } from "./oneAnswer.js";
 import { nullDefaultCases } from "./nullDefaults.js";
+import { oneAnswerCases } from "./oneAnswer.js";
 import { pagingCases } from "./paging.js";
 import { permissionCases } from "./permissions.js";
 import { populatedRefCases } from "./populatedRefs.js";
@@ -30,6 +31,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...populatedRefCases,
   ...oneAnswerCases,
   ...nullDefaultCases,
+  ...actionResultCases,
 ];
 
 export type { ContractCase } from "./types.js";
