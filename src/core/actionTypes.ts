@@ -22,6 +22,12 @@ interface ActionCommon<TDoc> {
   /** The action's input, a `z.object(...)`. Default: no input (`z.object({})`). */
   input?: z.ZodType;
   /**
+   * Accept keys the input does not declare (zod then strips them, or keeps them with
+   * `z.looseObject`). Default false: unknown keys are refused (`additionalProperties: false`
+   * in the tool's schema, `validation_failed` naming each key).
+   */
+  allowUnknownKeys?: boolean;
+  /**
    * The handler's result, checked on every call (a mismatch is a server fault, 500). Without
    * it the result is treated as the model's data: serialized and stripped of hidden fields.
    */
@@ -75,6 +81,8 @@ export interface CustomToolConfig<
 > {
   /** A `z.object(...)`; the handler's `input` is its parsed output. Default: no input. */
   input?: Input;
+  /** Accept keys `input` does not declare; default false (refused, as for actions). */
+  allowUnknownKeys?: boolean;
   output?: Output;
   /** Default: any authenticated caller (anonymous callers are refused unless `allowAnonymous`). */
   permissions?: CustomToolPermissions;

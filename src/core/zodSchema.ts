@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { JsonSchema } from "../schema/types.js";
 import type { FieldErrors } from "./errors.js";
+import { closeObjects } from "./unknownKeys.js";
 
 /** Zod's own bounds for "any safe integer"; noise for a model, so they are dropped. */
 const SAFE_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
@@ -48,14 +49,17 @@ function portable(node: unknown, where: string): unknown {
 /**
  * The portable JSON Schema of a zod object schema (an input, or an action's output). Throws
  * at start-up when it cannot be portable (the root is not an object, or it needs `$ref`).
+ * `closed`: plain objects get `additionalProperties: false` (what the validator enforces,
+ * see `closedInputSchema`).
  */
 export function portableJsonSchema(
   schema: z.ZodType,
   where: string,
   io: "input" | "output" = "input",
+  options: { closed?: boolean } = {},
 ): JsonSchema {
   const raw = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  const converted = portable(raw, where) as JsonSchema;
+  const converted = portable(options.closed ? closeObjects(raw) : raw, where) as JsonSchema;
   if (converted.type !== "object") {
     throw new Error(`terreno-mcp: ${where}: the schema's root must be a z.object(...).`);
   }
@@ -67,19 +71,39 @@ export function portableJsonSchema(
   return converted;
 }
 
+const closedSchemas = new WeakMap<z.ZodType, unknown>();
+
+/**
+ * The input's JSON Schema with its plain objects closed, built once per zod schema: what
+ * unknown keys are checked against before zod runs. A schema zod cannot convert is left open.
+ */
+export function closedInputSchema(schema: z.ZodType): unknown {
+  if (!closedSchemas.has(schema)) {
+    let closed: unknown = {};
+    try {
+      closed = closeObjects(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }));
+    } catch {
+      // Left open: zod's own validation still runs.
+    }
+    closedSchemas.set(schema, closed);
+  }
+  return closedSchemas.get(schema);
+}
+
 /** Zod issues as `{ "dotted.path": "reason" }`; the root is `(root)`. */
 export function zodFieldErrors(error: z.ZodError): FieldErrors {
   const fields: FieldErrors = {};
   for (const issue of error.issues) {
-    const path = issue.path.map(String).join(".") || "(root)";
-    if (!(path in fields)) fields[path] = issue.message;
-    // An unrecognized key names the keys themselves.
+    // An unrecognized key names the keys themselves, once each (as the CRUD validator does).
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         const keyPath = issue.path.length > 0 ? `${issue.path.join(".")}.${key}` : key;
-        fields[keyPath] ??= "is not allowed";
+        fields[keyPath] ??= "is not an allowed field";
       }
+      continue;
     }
+    const path = issue.path.map(String).join(".") || "(root)";
+    if (!(path in fields)) fields[path] = issue.message;
   }
   return fields;
 }

@@ -27,7 +27,9 @@ export function actionOperations(
     const readOnly = !isWrite({ method: name, annotations: config.annotations });
     const limited = rateLimitStatuses(source, !readOnly);
     const input: JsonSchema = config.input
-      ? portableJsonSchema(config.input, `${where} input`)
+      ? portableJsonSchema(config.input, `${where} input`, "input", {
+          closed: config.allowUnknownKeys !== true,
+        })
       : { type: "object", properties: {}, additionalProperties: false };
     const output: JsonSchema = config.output
       ? portableJsonSchema(config.output, `${where} output`, "output")

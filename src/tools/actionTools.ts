@@ -90,9 +90,14 @@ function annotationsOf(title: string, given: ActionAnnotations | undefined): Too
   };
 }
 
-function inputSchemaOf(config: { input?: ActionConfig["input"] }, where: string): JsonSchema {
+function inputSchemaOf(
+  config: { input?: ActionConfig["input"]; allowUnknownKeys?: boolean },
+  where: string,
+): JsonSchema {
   if (!config.input) return { type: "object", properties: {}, additionalProperties: false };
-  return portableJsonSchema(config.input, `${where} input`);
+  return portableJsonSchema(config.input, `${where} input`, "input", {
+    closed: config.allowUnknownKeys !== true,
+  });
 }
 
 function outputSchemaOf(config: { output?: ActionConfig["output"] }, where: string): JsonSchema {

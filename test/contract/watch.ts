@@ -29,6 +29,7 @@ export function watched(driver: Driver): Driver {
     update: async (...args) => check(driver, await driver.update(...args)),
     delete: async (...args) => check(driver, await driver.delete(...args)),
     action: async (...args) => check(driver, await driver.action(...args)),
+    tool: async (...args) => check(driver, await driver.tool(...args)),
     close: () => driver.close(),
   };
 }

@@ -134,6 +134,19 @@ const isMember: PermissionMethod = (method, user, obj) => {
 
 function buildContractApp(): TerrenoApp {
   return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+    .tool("echo_closed", {
+      description: "Echoes the keys it was given (unknown keys refused, the default).",
+      input: z.object({ text: z.string(), nested: z.object({ n: z.number() }).optional() }),
+      annotations: { readOnlyHint: true },
+      handler: (_ctx, input) => ({ keys: Object.keys(input) }),
+    })
+    .tool("echo_open", {
+      description: "Echoes the keys it was given (unknown keys allowed).",
+      input: z.looseObject({ text: z.string() }),
+      allowUnknownKeys: true,
+      annotations: { readOnlyHint: true },
+      handler: (_ctx, input) => ({ keys: Object.keys(input) }),
+    })
     .register(
       modelRouter(
         Todo,
@@ -239,6 +252,16 @@ function buildContractApp(): TerrenoApp {
         },
         postDelete: (doc) => memberShape("postDelete", doc),
         actions: {
+          /** Unknown keys allowed (opted out); zod strips them before the handler. */
+          tally: {
+            scope: "collection",
+            description: "Counts the keys it kept.",
+            input: z.object({ name: z.string() }),
+            allowUnknownKeys: true,
+            annotations: { readOnlyHint: true },
+            permissions: [IsAuthenticated],
+            handler: (_ctx, input) => ({ keys: Object.keys(input as object) }),
+          },
           rename: {
             scope: "instance",
             description: "Renames a project.",

@@ -20,9 +20,10 @@ import { presentDocument } from "../present.js";
 import { type Resource, viewFor } from "../resource.js";
 import { serializeDocument } from "../serialize.js";
 import type { CrudMethod, PlainObject, RequestContext, StoredDocument } from "../types.js";
+import { unknownKeyErrors } from "../unknownKeys.js";
 import { type AccessRule, assertAllowed, cachedRule, type RuleCache } from "../verdict.js";
 import type { SurfaceView } from "../viewTypes.js";
-import { zodFieldErrors } from "../zodSchema.js";
+import { closedInputSchema, zodFieldErrors } from "../zodSchema.js";
 
 export interface ActionInput {
   /** The document's id, for an instance action. */
@@ -51,23 +52,36 @@ export function actionAccess(view: SurfaceView, name: string, config: ActionConf
   }));
 }
 
-/** One validation: the zod schema itself; its issues become `validation_failed` fields. */
+/** An action or tool with no input takes no keys (its schema says `properties: {}`). */
+const NO_INPUT = { type: "object", properties: {}, additionalProperties: false };
+
+/**
+ * One validation: unknown keys first (unless the action or tool sets `allowUnknownKeys`),
+ * then the zod schema itself; both become one `validation_failed`, each field named once.
+ */
 export function parseInput(
   schema: z.ZodType | undefined,
   input: unknown,
   what: string,
+  allowUnknownKeys = false,
 ): PlainObject {
   const value = input === undefined || input === null ? {} : input;
   if (typeof value !== "object" || Array.isArray(value)) {
     throw validationFailed(`Invalid input for ${what}.`, { "(root)": "must be an object" });
   }
   assertNoForbiddenKeys(value, "input");
-  if (!schema) return value as PlainObject;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw validationFailed(`Invalid input for ${what}.`, zodFieldErrors(parsed.error));
+  const closed = allowUnknownKeys ? {} : schema ? closedInputSchema(schema) : NO_INPUT;
+  const unknown = unknownKeyErrors(value, closed);
+  const parsed = schema?.safeParse(value);
+  if (parsed && !parsed.success) {
+    throw validationFailed(`Invalid input for ${what}.`, {
+      ...unknown,
+      ...zodFieldErrors(parsed.error),
+    });
   }
-  return parsed.data as PlainObject;
+  if (Object.keys(unknown).length > 0)
+    throw validationFailed(`Invalid input for ${what}.`, unknown);
+  return (parsed ? parsed.data : value) as PlainObject;
 }
 
 /**
@@ -149,10 +163,10 @@ async function runAction(
       throw validationFailed(`Invalid input for ${what}.`, { id: "is required" });
     }
     const doc = await loadDocument(resource, ctx, method, input.id, [], permissions);
-    const body = parseInput(config.input, input.input, what);
+    const body = parseInput(config.input, input.input, what, config.allowUnknownKeys);
     return actionResult(resource, view, config, await config.handler(ctx, doc, body), what);
   }
-  const body = parseInput(config.input, input.input, what);
+  const body = parseInput(config.input, input.input, what, config.allowUnknownKeys);
   return actionResult(resource, view, config, await config.handler(ctx, body), what);
 }
 

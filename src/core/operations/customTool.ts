@@ -59,7 +59,7 @@ export async function customTool(
 ): Promise<unknown> {
   const run = async () => {
     await assertAllowed(customToolAccess(name, config), ctx);
-    const body = parseInput(config.input, input, name);
+    const body = parseInput(config.input, input, name, config.allowUnknownKeys);
     return shapeResult(await config.handler(ctx, body), config.output, undefined, name);
   };
   if (!isWrite(config)) return run();

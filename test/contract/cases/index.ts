@@ -13,6 +13,7 @@ import { pagingCases } from "./paging.js";
 import { permissionCases } from "./permissions.js";
 import { populatedRefCases } from "./populatedRefs.js";
 import type { ContractCase } from "./types.js";
+import { unknownKeyCases } from "./unknownKeys.js";
 import { validationCases } from "./validation.js";
 import { writeCases } from "./writes.js";
 
@@ -32,6 +33,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...oneAnswerCases,
   ...nullDefaultCases,
   ...actionResultCases,
+  ...unknownKeyCases,
 ];
 
 export type { ContractCase } from "./types.js";

@@ -121,12 +121,12 @@ export function aiDriver(world: World, mode: AiMode): Driver {
 
   async function call(
     as: Actor,
-    collection: Collection,
+    collection: Collection | undefined,
     method: string,
     input: Record<string, unknown>,
   ): Promise<Outcome> {
     const tools = toolsFor(as);
-    const name = `${collection}_${method}`;
+    const name = collection ? `${collection}_${method}` : method;
     if (!tools[name]) return { ok: false, absent: true, raw: Object.keys(tools).join(",") };
     return mode === "execute" ? viaExecute(tools, name, input) : viaModel(tools, name, input);
   }
@@ -144,6 +144,7 @@ export function aiDriver(world: World, mode: AiMode): Driver {
     delete: (as, collection, id) => call(as, collection, "delete", { id }),
     action: (as, collection, name, id, input) =>
       call(as, collection, name, id === undefined ? input : { id, ...input }),
+    tool: (as, name, input) => call(as, undefined, name, input),
     async close() {
       toolSets.clear();
     },

@@ -107,13 +107,13 @@ export function mcpDriver(world: World, kind: ClientKind): Driver {
 
   async function call(
     as: Actor,
-    collection: Collection,
+    collection: Collection | undefined,
     method: string,
     args: Record<string, unknown>,
   ): Promise<Outcome> {
     const { client, tools, refused } = await session(as);
     if (refused) return refused;
-    const name = `${collection}_${method}`;
+    const name = collection ? `${collection}_${method}` : method;
     if (!client || !tools?.has(name)) {
       return { ok: false, absent: true, raw: [...(tools ?? [])].join(",") };
     }
@@ -137,6 +137,7 @@ export function mcpDriver(world: World, kind: ClientKind): Driver {
     delete: (as, collection, id) => call(as, collection, "delete", { id }),
     action: (as, collection, name, id, input) =>
       call(as, collection, name, id === undefined ? input : { id, ...input }),
+    tool: (as, name, input) => call(as, undefined, name, input),
     async close() {
       for (const { client } of sessions.values()) await client?.close();
       sessions.clear();

@@ -96,6 +96,9 @@ export function restDriver(world: World): Driver {
       const path = id === undefined ? `/${collection}/${name}` : `/${collection}/${id}/${name}`;
       return normalize(await auth(as, request(app).post(path)).send(input));
     },
+    async tool(as, name, input) {
+      return normalize(await auth(as, request(app).post(`/tools/${name}`)).send(input));
+    },
     async close() {},
   };
 }

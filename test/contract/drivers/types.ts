@@ -51,5 +51,7 @@ export interface Driver {
     id: string | undefined,
     input: Record<string, unknown>,
   ): Promise<Outcome>;
+  /** A custom tool: `POST /tools/${name}`, tool `${name}`. */
+  tool(as: Actor, name: string, input: Record<string, unknown>): Promise<Outcome>;
   close(): Promise<void>;
 }
