@@ -82,7 +82,11 @@ async function chat(
       controller.close();
     },
   });
-  for await (const state of readUIMessageStream({ message: lastAssistant, stream }))
+  for await (const state of readUIMessageStream({
+    // readUIMessageStream continues the message it is given in place; the caller keeps its own.
+    message: lastAssistant ? structuredClone(lastAssistant) : undefined,
+    stream,
+  }))
     message = state;
   return { chunks, message, conversationId: res.headers.get("x-conversation-id") ?? "" };
 }
