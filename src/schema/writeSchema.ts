@@ -53,12 +53,13 @@ interface Level {
 }
 
 /**
- * Whether a merge patch may clear the field with `null`: not required, not managed by
- * Mongoose, and (for a plain nested object, which Mongoose always keeps) holding no field
- * that must stay. The core refuses null for anything else with "is required".
+ * Whether a merge patch may clear the field with `null`: not managed by Mongoose, not
+ * required unless it has a default (null stores the default, so the field still holds a
+ * value), and (for a plain nested object, which Mongoose always keeps) holding no field that
+ * must stay. The core refuses null for anything else with "is required".
  */
 function isClearable(field: FieldDescriptor): boolean {
-  if (field.required || field.system) return false;
+  if ((field.required && !field.hasDefault) || field.system) return false;
   if (field.kind === "object" && !field.subdocument) {
     return Object.values(field.properties ?? {}).every(isClearable);
   }

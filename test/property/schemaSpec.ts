@@ -233,7 +233,7 @@ export function toMongooseSchema(spec: SchemaSpec): Schema {
 
 /** Whether a field, or anything below it, must be present (a `required` without a default). */
 export function mustStay(field: FieldSpec): boolean {
-  if (isScalar(field)) return Boolean(field.required);
+  if (isScalar(field)) return Boolean(field.required) && field.default === undefined;
   if (field.kind === "object") return Object.values(field.fields).some(mustStay);
   return false;
 }

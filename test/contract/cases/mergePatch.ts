@@ -305,28 +305,30 @@ export const mergePatchCases: ContractCase[] = [
   },
   {
     group,
-    name: "a nested object holding a required field cannot be cleared; its optional field can",
+    name: "null on a required field with a default stores the default; without a default it is refused",
     async run({ driver, world }) {
       const id = await seedGizmo(world.accounts.alice, {
         name: "s",
         spec: { code: "B", note: "n" },
       });
       const refused = expectError(
-        await driver.update("alice", "gizmos", id, { spec: null, name: "changed" }),
+        await driver.update("alice", "gizmos", id, { name: null, spec: { note: "m" } }),
         { code: "validation_failed" },
       );
-      assert.deepEqual(refused.fields, { spec: "is required" });
-      const code = expectError(
-        await driver.update("alice", "gizmos", id, { spec: { code: null } }),
-        {
-          code: "validation_failed",
-        },
+      assert.deepEqual(refused.fields, { name: "is required" });
+      const code = doc(
+        expectOk(await driver.update("alice", "gizmos", id, { spec: { code: null } }), "update"),
       );
-      assert.deepEqual(code.fields, { "spec.code": "is required" });
+      assert.deepEqual(code.spec, { code: "A", note: "n" }, "the default is stored");
+      assert.equal((await Gizmo.findById(id).lean())?.spec?.code, "A");
       const note = doc(
         expectOk(await driver.update("alice", "gizmos", id, { spec: { note: null } }), "update"),
       );
-      assert.deepEqual(note.spec, { code: "B" });
+      assert.deepEqual(note.spec, { code: "A" });
+      const cleared = doc(
+        expectOk(await driver.update("alice", "gizmos", id, { spec: null }), "update"),
+      );
+      assert.deepEqual(cleared.spec, { code: "A" }, "the object keeps its fields' defaults");
       assert.equal(note.name, "s", "the refused patch wrote nothing");
     },
   },
