@@ -9,6 +9,7 @@ import { type Auth, type BetterAuthOptions, betterAuth } from "better-auth";
 import { mongodbAdapter } from "better-auth/adapters/mongodb";
 import { jwt } from "better-auth/plugins/jwt";
 import type { Connection } from "mongoose";
+import { authorizeErrors } from "./authorizeErrors.js";
 import { defaultResource } from "./defaultResource.js";
 import { registrationDefaults } from "./registrationDefaults.js";
 import { APP_USER_ID_CLAIM, APP_USER_ID_FIELD, sessionBridge } from "./sessionBridge.js";
@@ -40,6 +41,7 @@ export type OAuthPlugins = Array<
   | ReturnType<typeof registrationDefaults>
   | ReturnType<typeof defaultResource>
   | ReturnType<typeof sessionBridge>
+  | ReturnType<typeof authorizeErrors>
 >;
 
 /** The Better Auth instance behind `oauthServer()`, e.g. for `auth.api` calls. */
@@ -71,6 +73,7 @@ export function oauthPlugins(settings: OAuthInstanceSettings): OAuthPlugins {
     registrationDefaults(),
     defaultResource(settings.resource),
     sessionBridge(),
+    authorizeErrors(`${settings.issuer}${settings.basePath}/problem`),
   ];
 }
 

@@ -5,6 +5,13 @@
  */
 import type { Request, Response } from "express";
 import { problemPage } from "./pages.js";
+import { problemMessage } from "./problemMessages.js";
+
+/** A refusal as shown: the code's fixed message, never the library's (request-echoing) text. */
+function refusalPage(code: unknown): string {
+  const { code: shown, message } = problemMessage(code);
+  return problemPage("Sign-in failed", `${message}${shown ? ` (${shown})` : ""}`);
+}
 
 /** Where a form may send the browser: here, and (after a redirect) the client's redirect URI. */
 function contentSecurityPolicy(oauthQuery: string): string {
@@ -51,8 +58,7 @@ async function forward(response: globalThis.Response, res: Response): Promise<vo
     res.redirect(303, next);
     return;
   }
-  const detail = body.error_description ?? body.message ?? "The authorization request failed.";
-  sendPage(res, Math.max(response.status, 400), problemPage("Sign-in failed", String(detail)));
+  sendPage(res, Math.max(response.status, 400), refusalPage(body.error));
 }
 
 /**
@@ -87,9 +93,7 @@ export async function callLibrary(
       sendPage(res, 400, problemPage("Sign-in link expired", detail));
       return;
     }
-    const detail = refusal.body.error_description ?? refusal.body.message;
-    const shown = typeof detail === "string" ? detail : "The authorization request failed.";
-    sendPage(res, refusal.status, problemPage("Sign-in failed", shown));
+    sendPage(res, refusal.status, refusalPage(refusal.body.error));
     return;
   }
   await forward(response, res);

@@ -5,7 +5,7 @@
  * provider's `/oauth2/consent`. Both forward to wherever the provider says next, by a 303.
  */
 
-import express, { type Request, type RequestHandler, type Response, type Router } from "express";
+import express, { type Request, type Response, type Router } from "express";
 import { verifyPassword } from "../auth/password.js";
 import { noStore } from "../auth/routeHelpers.js";
 import { MCP_READ_SCOPE, MCP_WRITE_SCOPE } from "../core/scopes.js";
@@ -13,8 +13,11 @@ import type { AnyModel } from "../core/types.js";
 import type { LoginGuard } from "../ops/loginLockout.js";
 import { clientIp } from "../ops/rateLimit.js";
 import type { OAuthInstance } from "./authInstance.js";
+import { clientViewOf } from "./clientView.js";
+import { sameOriginForms } from "./formOrigin.js";
 import { callLibrary, libraryRequest, sendPage } from "./pageResponses.js";
-import { consentPage, problemPage, returnTarget, signInPage } from "./pages.js";
+import { consentPage, problemPage, signInPage } from "./pages.js";
+import { problemMessage } from "./problemMessages.js";
 
 export interface PageRoutesOptions {
   auth: () => OAuthInstance;
@@ -34,16 +37,6 @@ const field = (req: Request, name: string): string => {
   return typeof value === "string" ? value : "";
 };
 
-/** Cross-site form posts are refused: the pages are only ever posted from themselves. */
-function sameOrigin(issuer: string): RequestHandler {
-  const origin = new URL(issuer).origin;
-  return (req, res, next) => {
-    const from = req.headers.origin;
-    if (!from || from === origin || from === `${req.protocol}://${req.get("host")}`) return next();
-    sendPage(res, 403, problemPage("Refused", "This form was posted from another site."));
-  };
-}
-
 export function oauthPageRoutes(options: PageRoutesOptions): Router {
   const { auth, issuer, appName, userModel, loginGuard } = options;
   const router = express.Router();
@@ -51,20 +44,24 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
   router.use(noStore);
 
   // Where the library sends a person after a refusal it cannot redirect to the client.
+  // Its text is chosen by the error code alone: `error_description` is the caller's and the
+  // page is on the trusted origin.
   router.get("/problem", (req, res) => {
-    const { error, error_description: description } = req.query;
-    const code = typeof error === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(error) ? error : "";
-    const text = typeof description === "string" ? description.slice(0, 300) : "";
-    const detail = `${text || "The sign-in request was refused."}${code ? ` (${code})` : ""}`;
-    sendPage(res, 400, problemPage("Sign-in refused", detail));
+    const { code, message } = problemMessage(req.query.error);
+    sendPage(res, 400, problemPage("Sign-in refused", `${message}${code ? ` (${code})` : ""}`));
   });
 
-  router.get("/login", (req, res) => {
+  const sameOrigin = sameOriginForms(issuer);
+  const clientOf = (oauthQuery: string) =>
+    clientViewOf(auth(), new URLSearchParams(oauthQuery)).catch(() => undefined);
+
+  router.get("/login", async (req, res) => {
     const oauthQuery = queryOf(req);
+    const client = await clientOf(oauthQuery);
     sendPage(
       res,
       200,
-      signInPage({ action: req.baseUrl + req.path, oauthQuery, appName }),
+      signInPage({ action: req.baseUrl + req.path, oauthQuery, appName, client }),
       oauthQuery,
     );
   });
@@ -72,13 +69,11 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
   const signIn = async (req: Request, res: Response) => {
     const oauthQuery = field(req, "oauth_query");
     const email = field(req, "email").toLowerCase().trim();
-    const again = (status: number, error: string) =>
-      sendPage(
-        res,
-        status,
-        signInPage({ action: req.baseUrl + req.path, oauthQuery, appName, email, error }),
-        oauthQuery,
-      );
+    const again = async (status: number, error: string) => {
+      const client = await clientOf(oauthQuery);
+      const view = { action: req.baseUrl + req.path, oauthQuery, appName, client, email, error };
+      sendPage(res, status, signInPage(view), oauthQuery);
+    };
     if (!oauthQuery) {
       sendPage(res, 400, problemPage("Sign-in failed", "This sign-in link is incomplete."));
       return;
@@ -87,7 +82,7 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
     try {
       await loginGuard?.check(email, ip);
     } catch {
-      again(429, "Too many failed sign-ins for this account. Wait a minute and try again.");
+      await again(429, "Too many failed sign-ins for this account. Wait a minute and try again.");
       return;
     }
     const user = email
@@ -99,11 +94,11 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
     const valid = await verifyPassword(field(req, "password"), user?.get("passwordHash"));
     if (!user || !valid) {
       await loginGuard?.failed(email, ip);
-      again(401, "Invalid email or password.");
+      await again(401, "Invalid email or password.");
       return;
     }
     if (user.get("disabled") === true) {
-      again(403, "This account is disabled.");
+      await again(403, "This account is disabled.");
       return;
     }
     await loginGuard?.succeeded(email, ip);
@@ -123,7 +118,7 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
       }),
     );
   };
-  router.post("/login", form, sameOrigin(issuer), signIn);
+  router.post("/login", form, sameOrigin, signIn);
 
   router.get("/consent", async (req, res) => {
     const oauthQuery = queryOf(req);
@@ -135,19 +130,20 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
       sendPage(res, 401, problemPage("Sign-in expired", "Your sign-in has expired."));
       return;
     }
-    const client = await auth()
-      .api.getOAuthClientPublic({ query: { client_id: clientId }, headers })
-      .catch(() => undefined);
+    const client = await clientOf(oauthQuery);
+    if (!client) {
+      sendPage(res, 400, problemPage("Sign-in refused", problemMessage("invalid_client").message));
+      return;
+    }
     const scopes = (params.get("scope") ?? "").split(" ").filter(Boolean);
     const view = {
       action: req.baseUrl + req.path,
       oauthQuery,
-      clientName: client?.client_name ?? clientId,
+      // Its redirect URI is unverified here, but Allow posts this same signed query back, and
+      // the provider checks its signature: the code can only go where the page said.
+      client,
       scopes,
       userEmail: session.user.email,
-      // Unverified here, but Allow posts this same signed query back, and the provider checks
-      // its signature: the code can only go where the page said.
-      returnTo: returnTarget(params.get("redirect_uri")),
       readOnlyChoice: scopes.includes(MCP_WRITE_SCOPE) && scopes.includes(MCP_READ_SCOPE),
     };
     sendPage(res, 200, consentPage(view), oauthQuery);
@@ -173,7 +169,7 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
       }),
     );
   };
-  router.post("/consent", form, sameOrigin(issuer), consent);
+  router.post("/consent", form, sameOrigin, consent);
 
   return router;
 }

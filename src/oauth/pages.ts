@@ -4,6 +4,7 @@
  * escaped.
  */
 import { MCP_READ_SCOPE, MCP_WRITE_SCOPE } from "../core/scopes.js";
+import type { ClientTrust } from "./clientTrust.js";
 
 const escapeHtml = (value: string): string =>
   value.replace(
@@ -44,19 +45,47 @@ ${body}
 const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 
+/** Who is asking, as the sign-in and consent pages show it. */
+export interface ClientView {
+  /** The name the client gave itself (or its id): shown as a claim, never as a fact. */
+  name: string;
+  trust: ClientTrust;
+  /** Where its code goes (`returnTarget`). */
+  returnTo?: ReturnTarget;
+}
+
 export interface SignInPage {
   action: string;
   oauthQuery: string;
   appName: string;
+  client?: ClientView;
   email?: string;
   error?: string;
 }
 
+/** "evil.test", or "127.0.0.1:53682 (an app on this computer)". */
+function destination(target: ReturnTarget | undefined): string {
+  if (!target) return "An application";
+  return `${target.label}${target.local ? " (an app on this computer)" : ""}`;
+}
+
+/** The client's own name, and whether anything vouches for it. */
+function clientLine(client: ClientView): string {
+  const trust = client.trust.verified
+    ? `<span id="client-trust">verified</span> by ${escapeHtml(client.trust.host ?? "")}`
+    : `<span id="client-trust">unverified</span>: anyone can register this name`;
+  return `<p class="muted">It calls itself <strong id="client-name">${escapeHtml(client.name)}</strong> (${trust}).</p>`;
+}
+
 export function signInPage(view: SignInPage): string {
+  const asking = view.client
+    ? `<p><strong id="client-host">${escapeHtml(destination(view.client.returnTo))}</strong> is asking to connect to your account.</p>
+${clientLine(view.client)}`
+    : `<p class="muted">An application is asking to connect to your account.</p>`;
   return page(
     `Sign in to ${view.appName}`,
     `<h1>Sign in to ${escapeHtml(view.appName)}</h1>
-<p class="muted">An application is asking to connect to your account.</p>
+${asking}
 ${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : ""}
 <form method="post" action="${escapeHtml(view.action)}">
 ${hidden("oauth_query", view.oauthQuery)}
@@ -82,11 +111,10 @@ const SCOPE_WORDS: Record<string, string> = {
 export interface ConsentPage {
   action: string;
   oauthQuery: string;
-  clientName: string;
+  /** The client; its `returnTo` (where the code goes) is what the heading names. */
+  client: ClientView;
   scopes: string[];
   userEmail?: string;
-  /** Where the code goes (`returnTarget`): the one thing a self-chosen client name cannot fake. */
-  returnTo?: ReturnTarget;
   /** Offer "Allow read-only" (the requested scopes without mcp:write). */
   readOnlyChoice: boolean;
 }
@@ -131,13 +159,16 @@ export function consentPage(view: ConsentPage): string {
   const readOnly = view.readOnlyChoice
     ? `<button type="submit" name="decision" value="allow-read" class="secondary">Allow read-only</button>`
     : "";
+  // The heading names where the code goes: the one thing a self-chosen client name cannot fake.
+  const who = destination(view.client.returnTo);
   return page(
-    `Allow ${view.clientName}?`,
-    `<h1>Allow <span id="client-name">${escapeHtml(view.clientName)}</span> to use your account?</h1>
+    `${who} wants to use your account`,
+    `<h1><span id="consent-host">${escapeHtml(who)}</span> wants to use your account</h1>
+${clientLine(view.client)}
 ${view.userEmail ? `<p class="muted">Signed in as ${escapeHtml(view.userEmail)}</p>` : ""}
 <p>It asks to:</p>
 <ul id="scopes">${items}</ul>
-${returnLine(view.returnTo)}
+${returnLine(view.client.returnTo)}
 <form method="post" action="${escapeHtml(view.action)}">
 ${hidden("oauth_query", view.oauthQuery)}
 <button type="submit" name="decision" value="allow">Allow</button>

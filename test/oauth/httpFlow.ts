@@ -60,7 +60,10 @@ async function step(
     redirect: "manual",
     headers: {
       cookie: cookies.header,
-      ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      // As a browser posts the server's own forms: they refuse a post with no Origin.
+      ...(form
+        ? { "content-type": "application/x-www-form-urlencoded", origin: new URL(url).origin }
+        : {}),
     },
     ...(form ? { body: new URLSearchParams(form).toString() } : {}),
   });

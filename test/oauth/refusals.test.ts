@@ -10,6 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { decodeJwt } from "jose";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { clientTrust } from "../../src/oauth/clientTrust.js";
 import { APP_USER_ID_CLAIM, oauthServer } from "../../src/oauth/index.js";
 import { consentPage, returnTarget } from "../../src/oauth/pages.js";
 import { SESSION_BRIDGE_ENDPOINT, SESSION_BRIDGE_PATH } from "../../src/oauth/sessionBridge.js";
@@ -244,17 +245,19 @@ describe("the built-in authorization server, over HTTP", () => {
     assert.equal(post.status, 403);
   });
 
-  test("PKCE missing or plain: the client gets invalid_request, no code", async () => {
+  test("PKCE missing or plain: invalid_request on the server's page (nobody signed in), no code", async () => {
+    // With no session, nobody has approved the client: the error is not sent to its redirect URI
+    // (test/oauth/authorizeErrors.test.ts shows an approved client getting it).
     const base = { redirect_uri: CALLBACK, scope: "mcp:read", state: "p", resource: server.mcpUrl };
     for (const params of [
       base,
       { ...base, code_challenge: "a".repeat(43), code_challenge_method: "plain" },
     ]) {
       const landed = await authorizeOverHttp({ base: server.url, clientId, email: EMAIL, params });
-      const location = new URL(landed.location ?? "about:blank");
-      assert.equal(`${location.origin}${location.pathname}`, CALLBACK);
-      assert.equal(location.searchParams.get("error"), "invalid_request");
-      assert.equal(location.searchParams.get("code"), null);
+      assert.equal(landed.location, undefined, landed.location);
+      assert.equal(landed.status, 400);
+      assert.match(landed.body, /\(invalid_request\)/);
+      assert.doesNotMatch(landed.body, /code=/);
     }
   });
 
@@ -315,6 +318,7 @@ describe("the built-in authorization server, over HTTP", () => {
     });
     const signedIn = await browser
       .post("/oauth/login")
+      .set("Origin", server.url)
       .type("form")
       .send({
         email: EMAIL,
@@ -332,10 +336,13 @@ describe("the built-in authorization server, over HTTP", () => {
     const shown = consentPage({
       action: "/oauth/consent",
       oauthQuery: "",
-      clientName: "Claude Code",
+      client: {
+        name: "Claude Code",
+        trust: clientTrust({ clientId: "x" }),
+        returnTo: { label: `evil.example"><script>`, local: false },
+      },
       scopes: ["mcp:read"],
       readOnlyChoice: false,
-      returnTo: { label: `evil.example"><script>`, local: false },
     });
     assert.match(shown, /<strong id="return-to">evil\.example&quot;&gt;&lt;script&gt;<\/strong>\./);
     assert.deepEqual(returnTarget("cursor://anysphere.cursor-retrieval/oauth/callback"), {
@@ -364,6 +371,7 @@ describe("the built-in authorization server, over HTTP", () => {
     const signIn = (oauthQuery: string) =>
       request(server.app)
         .post("/oauth/login")
+        .set("Origin", server.url)
         .type("form")
         .send({ email: EMAIL, password: PASSWORD, oauth_query: oauthQuery });
     const sessionsBefore = await sessions();
@@ -375,6 +383,7 @@ describe("the built-in authorization server, over HTTP", () => {
     assert.equal(login.headers["set-cookie"], undefined);
     const consent = await request(server.app)
       .post("/oauth/consent")
+      .set("Origin", server.url)
       .type("form")
       .send({ decision: "allow", oauth_query: bad });
     assert.equal(consent.status, 400, consent.text);
@@ -412,6 +421,7 @@ describe("the built-in authorization server, over HTTP", () => {
   test("a wrong password shows the sign-in page again, and a cross-site post is refused", async () => {
     const wrong = await request(server.app)
       .post("/oauth/login")
+      .set("Origin", server.url)
       .type("form")
       .send({ email: EMAIL, password: "not the password", oauth_query: "client_id=x&sig=y" });
     assert.equal(wrong.status, 401);
@@ -434,6 +444,7 @@ describe("the authorization server's configuration and limits", () => {
       const attempt = (password: string) =>
         request(server.app)
           .post("/oauth/login")
+          .set("Origin", server.url)
           .type("form")
           .send({ email: "lockout@example.com", password, oauth_query: "client_id=x" });
       for (let i = 0; i < 5; i++) assert.equal((await attempt("wrong password")).status, 401);
