@@ -190,6 +190,9 @@ export {
   TOOL_DURATION_METRIC,
 } from "./ops/telemetry.js";
 export { modelRouter } from "./rest/modelRouter.js";
+export type { AppView, AppViews } from "./tools/appViews/appViews.js";
+export type { ViewConfig } from "./tools/appViews/viewConfig.js";
+export { appViewHashes } from "./tools/appViews/viewHtml.js";
 export type { DiscoveryOptions } from "./tools/discovery/discoveryTools.js";
 export type { ToolAnnotations, ToolDefinition } from "./tools/toolDefinitions.js";
 export {

@@ -31,6 +31,7 @@ import { httpTelemetry } from "../ops/telemetry.js";
 import { CUSTOM_TOOLS_PATH, customToolRouter } from "../rest/customToolRoutes.js";
 import { type RestServices, resourceOf, restRouter } from "../rest/modelRouter.js";
 import { customToolDefinition, withActionAndCustomTools } from "../tools/actionTools.js";
+import { type AppViews, createAppViews } from "../tools/appViews/appViews.js";
 import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
 import { builtInAuthPlugins } from "./authPlugins.js";
@@ -194,6 +195,18 @@ export class TerrenoApp {
       };
     }
     return this.toolCache.tools;
+  }
+
+  private appViewCache?: { tools: ToolDefinition[]; views: AppViews };
+
+  /** The MCP Apps views of the tools (`mcp: {apps: true}`), rebuilt when the tools are. */
+  get appViews(): AppViews | undefined {
+    if (!this.options.mcp?.apps) return undefined;
+    const tools = this.toolDefinitions;
+    if (this.appViewCache?.tools !== tools) {
+      this.appViewCache = { tools, views: createAppViews(tools) };
+    }
+    return this.appViewCache.views;
   }
 
   /**

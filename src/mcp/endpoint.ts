@@ -11,6 +11,7 @@ import type { AppContext, TerrenoPlugin } from "../app/types.js";
 import { TerrenoError } from "../core/errors.js";
 import { MCP_SCOPES } from "../core/scopes.js";
 import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
+import { createAppViews } from "../tools/appViews/appViews.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { checkEnvelope } from "./checkEnvelope.js";
 import { checkOrigin } from "./checkOrigin.js";
@@ -53,6 +54,7 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
     logger,
     ctx.observer,
     ctx.rateLimits?.enabled ? ctx.rateLimits : undefined,
+    options.apps ? createAppViews(ctx.tools) : undefined,
   );
   // The SDK reports here what it has already answered itself: mostly a client's malformed or
   // unsupported message (a 4xx), so a warning, not a server fault.

@@ -17,10 +17,12 @@ import { normalizeError } from "../core/normalizeError.js";
 import type { OperationObserver } from "../core/observe.js";
 import type { User } from "../core/types.js";
 import type { RateLimits } from "../ops/rateLimit.js";
+import type { AppViews } from "../tools/appViews/appViews.js";
 import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { unknownTool } from "../tools/toolErrors.js";
 import { createToolCatalog } from "../tools/visibleTools.js";
+import { appCapabilities, registerAppResources, toolMeta } from "./appResources.js";
 import { errorResult, protocolError, successResult } from "./toolResult.js";
 import { catalogReply, toolsListResult } from "./toolsListReply.js";
 
@@ -58,6 +60,12 @@ export function wireTool(tool: ToolDefinition): Tool {
   };
 }
 
+/** The tool as listed, with the `_meta` of its MCP App view when it links one. */
+function listedTool(tool: ToolDefinition, apps: AppViews | undefined): Tool {
+  const meta = toolMeta(apps, tool.name);
+  return meta ? { ...wireTool(tool), _meta: meta } : wireTool(tool);
+}
+
 export function createServerFactory(
   tools: readonly ToolDefinition[],
   info: ServerInfo,
@@ -66,12 +74,14 @@ export function createServerFactory(
   observer?: OperationObserver,
   /** The app's rate limits: every `tools/call` spends the caller's tool-call points. */
   rateLimits?: Pick<RateLimits, "consume">,
+  /** The MCP Apps views (`mcp: {apps: true}`): linked from their tools, served as resources. */
+  apps?: AppViews,
 ) {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // What `tools/list` answers, built once per distinct set of visible tools (visibleTools.ts)
   // and serialized once too (toolsListReply.ts).
   const listFor = createToolCatalog(tools, (visible) =>
-    catalogReply({ tools: visible.map(wireTool) }),
+    catalogReply({ tools: visible.map((tool) => listedTool(tool, apps)) }),
   );
   const runner: ToolRunnerOptions = {
     surface: "mcp",
@@ -111,7 +121,10 @@ export function createServerFactory(
 
   return (ctx: McpRequestContext): Server => {
     const caller = (ctx.authInfo?.extra?.caller as McpCaller | undefined) ?? { headers: {} };
-    const server = new Server(info, { capabilities: { tools: { listChanged: false } } });
+    const server = new Server(info, {
+      capabilities: { tools: { listChanged: false }, ...(apps ? appCapabilities() : {}) },
+    });
+    if (apps) registerAppResources(server, apps, byName, caller.user);
     server.setRequestHandler("tools/list", async () => {
       if (caller.failure) throw protocolError(caller.failure);
       try {

@@ -32,4 +32,12 @@ export interface McpEndpointOptions {
    * callers only; read-only. Default off.
    */
   discovery?: boolean | DiscoveryOptions;
+  /**
+   * MCP Apps (the `io.modelcontextprotocol/ui` extension): each model's list tool links a table
+   * view and its read tool a record card (`_meta.ui.resourceUri`, a `ui://terreno/<tool>`
+   * resource of type `text/html;profile=mcp-app`), generated from the same view as the tool
+   * schemas, so hidden fields never appear. Hosts that render apps draw the tool's result in
+   * it; others read the same text content as before. Default off.
+   */
+  apps?: boolean;
 }

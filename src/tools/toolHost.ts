@@ -5,6 +5,7 @@
 import type { Logger } from "../core/logger.js";
 import type { OperationObserver } from "../core/observe.js";
 import type { RateLimits } from "../ops/rateLimit.js";
+import type { AppViews } from "./appViews/appViews.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
 
 export interface ToolHost {
@@ -15,4 +16,6 @@ export interface ToolHost {
   readonly observer?: OperationObserver;
   /** The app's rate limits: tool calls spend the same points as on /mcp. */
   readonly rateLimits?: Pick<RateLimits, "enabled" | "consume">;
+  /** The MCP Apps views of its tools, when `mcp: {apps: true}` (the chat renders them). */
+  readonly appViews?: AppViews;
 }
