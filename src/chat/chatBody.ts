@@ -1,9 +1,10 @@
 /**
  * The body of `POST /chat`: what `useChat` sends (`{id, messages: UIMessage[]}`) plus an optional
- * `conversationId`. Only the shape is checked here; `convertToModelMessages` reads the parts.
+ * `conversationId`. Only the shape and the length of the user's text (chatPlugin's
+ * `maxMessageLength`) are checked here; `convertToModelMessages` reads the parts.
  */
 import type { UIMessage } from "ai";
-import { validationFailed } from "../core/errors.js";
+import { TerrenoError, validationFailed } from "../core/errors.js";
 import type { PlainObject } from "../core/types.js";
 
 export interface ChatBody {
@@ -12,7 +13,38 @@ export interface ChatBody {
   messages: UIMessage[];
 }
 
-export function parseChatBody(body: unknown): ChatBody {
+/** The default of chatPlugin's `maxMessageLength`: characters of text in one user message. */
+export const DEFAULT_MAX_MESSAGE_LENGTH = 8000;
+
+function textLength(message: UIMessage): number {
+  let length = 0;
+  for (const part of message.parts) if (part.type === "text") length += part.text.length;
+  return length;
+}
+
+/**
+ * A 413 naming the limit when a user message's text is longer than `limit` characters. Every
+ * user message counts, not only the last: the whole history goes to the model again.
+ */
+function checkMessageLength(messages: UIMessage[], limit: number): void {
+  const fields: Record<string, string> = {};
+  messages.forEach((message, index) => {
+    if (message.role === "user" && textLength(message) > limit) {
+      fields[`messages.${index}`] = `longer than ${limit} characters`;
+    }
+  });
+  if (Object.keys(fields).length === 0) return;
+  throw new TerrenoError(
+    "payload_too_large",
+    `A message may have at most ${limit.toLocaleString("en-US")} characters; shorten it and send again.`,
+    fields,
+  );
+}
+
+export function parseChatBody(
+  body: unknown,
+  maxMessageLength: number = DEFAULT_MAX_MESSAGE_LENGTH,
+): ChatBody {
   if (typeof body !== "object" || body === null) {
     throw validationFailed("The body must be a JSON object with `messages`.");
   }
@@ -41,6 +73,7 @@ export function parseChatBody(body: unknown): ChatBody {
   if (conversationId !== undefined && typeof conversationId !== "string") {
     throw validationFailed("`conversationId` must be a string.", { conversationId: "invalid" });
   }
+  checkMessageLength(messages as UIMessage[], maxMessageLength);
   return {
     messages: messages as UIMessage[],
     ...(id ? { id: id as string } : {}),

@@ -1,10 +1,12 @@
 /**
  * `GET /chat/info`: which model answers and how writes are gated, so a page can name the model
  * (and say plainly when the offline demo answers rather than an LLM) without guessing from
- * replies. It reveals no endpoint, key or prompt: only what the chat UI shows anyway.
+ * replies, and which message length it accepts. It reveals no endpoint, key or prompt: only what
+ * the chat UI shows anyway.
  */
 import type { LanguageModel } from "ai";
 import type { Request, Response } from "express";
+import { DEFAULT_MAX_MESSAGE_LENGTH } from "./chatBody.js";
 import { DEMO_MODEL_ID } from "./demoModel.js";
 import type { ChatApproval } from "./types.js";
 
@@ -21,12 +23,15 @@ export interface ChatModelInfo {
   offline: boolean;
   /** Which tool calls wait for the user's approval (the plugin's `approval`). */
   approval: ChatApproval;
+  /** Characters of text one user message may have (the plugin's `maxMessageLength`). */
+  maxMessageLength: number;
 }
 
 export function chatModelInfo(
   model: LanguageModel,
   approval: ChatApproval,
   label?: string,
+  maxMessageLength = DEFAULT_MAX_MESSAGE_LENGTH,
 ): ChatModelInfo {
   const id = typeof model === "string" ? model : model.modelId;
   const offline = typeof model !== "string" && model.modelId === DEMO_MODEL_ID;
@@ -36,6 +41,7 @@ export function chatModelInfo(
     label: label ?? (offline ? DEMO_MODEL_LABEL : id),
     offline,
     approval,
+    maxMessageLength,
   };
 }
 

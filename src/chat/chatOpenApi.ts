@@ -109,8 +109,12 @@ const SCHEMAS: Record<string, OpenApiJson> = {
       label: { type: "string" },
       offline: { type: "boolean", description: "True for the rule-based demo model." },
       approval: { type: "string", enum: ["writes", "destructive", "none"] },
+      maxMessageLength: {
+        type: "integer",
+        description: "Characters of text one message may have; a longer one is a 413.",
+      },
     },
-    required: ["model", "label", "offline", "approval"],
+    required: ["model", "label", "offline", "approval", "maxMessageLength"],
   },
 };
 
@@ -138,7 +142,7 @@ export function chatOpenApi(basePath: string, helpers: OpenApiHelpers): OpenApiC
   const conversationId = idParameter("The conversation's id.");
   const feedbackId = idParameter("The feedback's id.");
   const base = basePath.replace(/\/+$/, "");
-  const chatErrors = [400, 403, 404, 409, ...(helpers.rateLimited ? [429] : [])];
+  const chatErrors = [400, 403, 404, 409, 413, ...(helpers.rateLimited ? [429] : [])];
 
   return {
     tags: [{ name: TAG, description: "The assistant chat (`terreno-mcp/chat`)." }],

@@ -14,7 +14,8 @@
  * - `/chat/feedback[/:id]`: `{messageId, rating: "up"|"down", comment?}`; owner-only GET, POST,
  *   DELETE.
  * - `GET /chat/telemetry`: admins only; aggregates over recent requests and the rows.
- * - `GET /chat/info`: `{data: {model, provider?, label, offline, approval}}` (chatInfo.ts).
+ * - `GET /chat/info`: `{data: {model, provider?, label, offline, approval, maxMessageLength}}`
+ *   (chatInfo.ts).
  * - `GET /chat/approvals`: the caller's approval requests still waiting for an answer
  *   (chatApprovals.ts, which also holds the rule for running an approved call).
  *
@@ -27,6 +28,7 @@ import type { TerrenoPlugin } from "../app/types.js";
 import type { RateLimitWindow } from "../core/types.js";
 import { listHeldApprovals } from "./chatApprovals.js";
 import { requireUser, requireWriteScope } from "./chatAuth.js";
+import { DEFAULT_MAX_MESSAGE_LENGTH } from "./chatBody.js";
 import { chatInfoHandler, chatModelInfo } from "./chatInfo.js";
 import { chatOpenApi } from "./chatOpenApi.js";
 import { conversationsRouter, feedbackRouter, listMessages } from "./chatRoutes.js";
@@ -70,6 +72,12 @@ export interface ChatPluginOptions {
   path?: string;
   /** Telemetry rows `GET /chat/telemetry` aggregates. Default 500. */
   telemetryWindow?: number;
+  /**
+   * Characters of text one user message may have; a longer one is refused with a 413 naming
+   * the limit, before anything is stored or sent to the model. `GET /chat/info` publishes it
+   * (`maxMessageLength`) so a page can say so before sending. Default 8,000.
+   */
+  maxMessageLength?: number;
   /** Adds the read-only `search_docs` tool over these Markdown files. */
   docs?: SearchDocsOptions;
 }
@@ -85,7 +93,11 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
   const approval = options.approval ?? "writes";
   const persist = options.persist !== false;
   const system = options.system ?? DEFAULT_CHAT_SYSTEM;
-  const info = chatModelInfo(options.model, approval, options.modelLabel);
+  const maxMessageLength = options.maxMessageLength ?? DEFAULT_MAX_MESSAGE_LENGTH;
+  if (!Number.isInteger(maxMessageLength) || maxMessageLength < 1) {
+    throw new Error("chatPlugin: `maxMessageLength` must be a positive integer.");
+  }
+  const info = chatModelInfo(options.model, approval, options.modelLabel, maxMessageLength);
   const chat = chatStreamHandler({
     app: terreno,
     model: options.model,
@@ -94,6 +106,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
     approval,
     persist,
     redactPII: Boolean(options.redactPII),
+    maxMessageLength,
     // Built once per plugin, not per request.
     docsTool: options.docs ? searchDocsTool(options.docs) : undefined,
   });

@@ -40,6 +40,8 @@ export interface ChatStreamSettings {
   approval: ChatApproval;
   persist: boolean;
   redactPII: boolean;
+  /** Characters of text a user message may have (chatBody.ts). */
+  maxMessageLength: number;
   docsTool?: ChatToolsOptions["docsTool"];
 }
 
@@ -51,7 +53,7 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
   return async function chat(req: ChatRequest, res: Response): Promise<void> {
     const user = req.user as User;
     const startedAt = Date.now();
-    const body = parseChatBody(req.body);
+    const body = parseChatBody(req.body, settings.maxMessageLength);
     // Nothing is written until the request's approval answers are checked: a refused answer
     // leaves no conversation, message or tool run behind.
     const existing = persist ? await findConversation(user, body) : undefined;
@@ -68,6 +70,7 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       app: terreno,
       approval: settings.approval,
       docsTool: settings.docsTool,
+      serverOrigin: `${req.protocol}://${req.get("host") ?? "localhost"}`,
       user,
       approvalScope,
       redactor,

@@ -12,7 +12,12 @@ import { aiToolSet, reportingOf } from "../tools/aiSdk/toolSet.js";
 import { toolsVisibleTo } from "../tools/visibleTools.js";
 import { type ApprovalScope, consumeApproval } from "./chatApprovals.js";
 import type { Redactor } from "./redact.js";
-import { type DocHit, SEARCH_DOCS_TOOL_NAME, type SearchDocsInput } from "./searchDocs.js";
+import {
+  type DocHit,
+  SEARCH_DOCS_TOOL_NAME,
+  type SearchDocsContext,
+  type SearchDocsInput,
+} from "./searchDocs.js";
 import type { ChatApp, ChatApproval } from "./types.js";
 
 type ToolCallOptions = Parameters<NonNullable<Tool["execute"]>>[1];
@@ -30,7 +35,9 @@ export interface ChatToolsOptions {
   app: ChatApp;
   approval: ChatApproval;
   /** `searchDocsTool(options.docs)`, built once per plugin. */
-  docsTool?: Tool<SearchDocsInput, { data: DocHit[] }>;
+  docsTool?: Tool<SearchDocsInput, { data: DocHit[] }, SearchDocsContext>;
+  /** The address the request came to: `search_docs` answers name it (`http://host:port`). */
+  serverOrigin?: string;
   user: User;
   /**
    * Where the request's approvals are recorded (the conversation is known once the request is
@@ -50,7 +57,8 @@ export interface ChatToolSet {
 }
 
 export async function chatTools(options: ChatToolsOptions): Promise<ChatToolSet> {
-  const { app, approval, docsTool, user, approvalScope, redactor, executed } = options;
+  const { app, approval, docsTool, user, approvalScope, redactor, executed, serverOrigin } =
+    options;
   // The caller's own tools, as getMCPTools({app, user}) gives them (the tools /mcp lists).
   const base = aiToolSet(await toolsVisibleTo(app.toolDefinitions, user), {
     user,
@@ -97,7 +105,8 @@ export async function chatTools(options: ChatToolsOptions): Promise<ChatToolSet>
       execute: (input: unknown, callOptions: ToolCallOptions) => {
         executed.set(callOptions.toolCallId, SEARCH_DOCS_TOOL_NAME);
         const realInput = redactor ? redactor.restoreDeep(input) : input;
-        return search?.(realInput as SearchDocsInput, callOptions);
+        const context: SearchDocsContext = serverOrigin ? { serverOrigin } : {};
+        return search?.(realInput as SearchDocsInput, { ...callOptions, context });
       },
     } as Tool;
   }

@@ -24,6 +24,19 @@ function textOfUser(content: unknown): string {
 }
 
 /** The last user text and the tool results that followed it. */
+/**
+ * A failed call as one sentence: errorText's first line (`code: detail fields.`) without its
+ * code and without the JSON body after it, so that the reply never shows raw JSON.
+ */
+function errorSentence(value: unknown): string {
+  if (typeof value !== "string") {
+    const error = (value as { error?: PlainObject } | null)?.error;
+    return String(error?.detail ?? error?.title ?? "the tool failed");
+  }
+  const [first = ""] = value.split("\n");
+  return first.replace(/^[a-z_]+: /, "").trim() || "the tool failed";
+}
+
 export function readPrompt(options: LanguageModelV4CallOptions): {
   text: string;
   results: ToolResult[];
@@ -51,8 +64,7 @@ export function readPrompt(options: LanguageModelV4CallOptions): {
         result.denied = true;
       } else if (output.type === "error-text" || output.type === "error-json") {
         result.ok = false;
-        result.error =
-          typeof output.value === "string" ? output.value : JSON.stringify(output.value);
+        result.error = errorSentence(output.value);
       } else if (
         typeof output.value === "object" &&
         output.value !== null &&

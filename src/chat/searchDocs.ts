@@ -2,7 +2,8 @@
  * `search_docs`: a read-only AI SDK tool over the app's Markdown files. Each file is split
  * into chunks by heading (path + heading + text). Ranking is lexical (MiniSearch) by default;
  * with `embeddings` configured, chunks are ranked by cosine similarity of vectors from any
- * OpenAI-compatible `/embeddings` endpoint. Answers cite `{path, heading, excerpt}`.
+ * OpenAI-compatible `/embeddings` endpoint. Answers cite `{path, heading, excerpt}`, the excerpt
+ * a quote of whole sentences, with the docs' example address replaced by the server's own.
  */
 import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
@@ -23,7 +24,18 @@ export interface SearchDocsOptions {
   embeddings?: DocsEmbeddingsOptions;
   /** Paths are cited relative to this directory. Default `process.cwd()`. */
   root?: string;
+  /**
+   * The port the docs' examples are written for (`localhost:4000`): in the chat, answers name
+   * the server's own address (the request's origin) instead. Default 4000.
+   */
+  docsPort?: number;
 }
+
+/**
+ * What the chat passes a `search_docs` call (the tool's context): the address the request came
+ * to, e.g. `http://127.0.0.1:5123`.
+ */
+export type SearchDocsContext = { serverOrigin?: string };
 
 export interface DocChunk {
   id: number;
@@ -45,6 +57,8 @@ export interface SearchDocsInput {
 }
 
 const EXCERPT_LENGTH = 300;
+/** The port the docs' examples use (`app.start()`'s default). */
+const DOCS_PORT = 4000;
 
 /** Splits Markdown into chunks at each ATX heading (outside code fences). */
 export function chunkMarkdown(path: string, markdown: string): Omit<DocChunk, "id">[] {
@@ -71,9 +85,96 @@ export function chunkMarkdown(path: string, markdown: string): Omit<DocChunk, "i
   return chunks.filter((chunk) => chunk.text.length > 0 || chunk.heading.length > 0);
 }
 
-function excerptOf(text: string): string {
+/** The section's blocks: paragraphs (split at blank lines) and fenced code blocks, kept whole. */
+function blocksOf(text: string): string[] {
+  const blocks: string[] = [];
+  let lines: string[] = [];
+  let fenced = false;
+  const flush = () => {
+    const block = lines.join("\n").trim();
+    if (block) blocks.push(block);
+    lines = [];
+  };
+  for (const line of text.split("\n")) {
+    const fence = /^\s*(```|~~~)/.test(line);
+    if (fence && !fenced) flush();
+    if (!fenced && !fence && line.trim() === "") {
+      flush();
+      continue;
+    }
+    lines.push(line);
+    if (fence) {
+      fenced = !fenced;
+      if (!fenced) flush();
+    }
+  }
+  flush();
+  return blocks;
+}
+
+/** A paragraph's sentences: split after `.`, `!` or `?` followed by a space (not inside `a.b`). */
+function sentencesOf(paragraph: string): string[] {
+  return paragraph
+    .replace(/[ \t]+/g, " ")
+    .split(/(?<=[.!?])\s+/)
+    .filter(Boolean);
+}
+
+/** The start of `text` up to `max` characters, cut between words and marked as cut. */
+function cutAtWord(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH - 1)}…` : flat;
+  if (flat.length <= max) return flat;
+  const room = flat.slice(0, max);
+  const space = room.lastIndexOf(" ");
+  return `${(space > 0 ? room.slice(0, space) : room).trimEnd()}…`;
+}
+
+/**
+ * A quote of the section: as many whole blocks and sentences as fit in EXCERPT_LENGTH characters,
+ * never a word cut in half. A first sentence longer than that is cut between words, with `…`.
+ */
+function excerptOf(text: string): string {
+  const out: string[] = [];
+  let used = 0;
+  for (const block of blocksOf(text)) {
+    const gap = out.length > 0 ? 2 : 0;
+    if (used + gap + block.length <= EXCERPT_LENGTH) {
+      out.push(block);
+      used += gap + block.length;
+      continue;
+    }
+    // A fenced block is quoted whole or not at all.
+    if (/^\s*(```|~~~)/.test(block)) break;
+    const taken: string[] = [];
+    let length = used + gap;
+    for (const sentence of sentencesOf(block)) {
+      const extra = (taken.length > 0 ? 1 : 0) + sentence.length;
+      if (length + extra > EXCERPT_LENGTH) break;
+      taken.push(sentence);
+      length += extra;
+    }
+    if (taken.length > 0) out.push(taken.join(" "));
+    break;
+  }
+  if (out.length === 0) return cutAtWord(text, EXCERPT_LENGTH - 1);
+  return out.join("\n\n");
+}
+
+/**
+ * The addresses the docs' examples are written for (`app.start()`'s default port), so that an
+ * answer can name the server's own address instead: `http://localhost:4000/mcp` read on a server
+ * at `https://todos.example.com` is `https://todos.example.com/mcp`.
+ */
+function writtenAddress(port: number): RegExp {
+  return new RegExp(`\\b(https?://)?(?:localhost|127\\.0\\.0\\.1):${port}\\b`, "g");
+}
+
+/** `text` with the docs' example addresses replaced by `origin` (`http://host:port`). */
+function withServerAddress(text: string, origin: string, port = DOCS_PORT): string {
+  const host = origin.replace(/^https?:\/\//, "");
+  return text.replace(writtenAddress(port), (_match, scheme: string | undefined) =>
+    scheme ? origin : host,
+  );
 }
 
 function cosine(a: number[], b: number[]): number {
@@ -233,14 +334,25 @@ export const SEARCH_DOCS_TOOL_NAME = "search_docs";
 /** The `search_docs` tool: read-only (`readOnlyHint`), so the chat plugin never gates it. */
 export function searchDocsTool(
   options: SearchDocsOptions,
-): Tool<SearchDocsInput, { data: DocHit[] }> {
+): Tool<SearchDocsInput, { data: DocHit[] }, SearchDocsContext> {
   const index = new DocsIndex(options);
-  const definition = tool<SearchDocsInput, { data: DocHit[] }, Record<string, never>>({
+  const port = options.docsPort ?? DOCS_PORT;
+  const definition = tool<SearchDocsInput, { data: DocHit[] }, SearchDocsContext>({
     description:
       "Search this app's documentation (Markdown). Returns passages citing {path, heading, " +
       "excerpt}. Input: query (1 to 200 characters), limit (1 to 10, default 5).",
     inputSchema: jsonSchema<SearchDocsInput>(INPUT_SCHEMA, { validate: validateInput }),
-    execute: async ({ query, limit }) => ({ data: await index.search(query, limit ?? 5) }),
+    execute: async ({ query, limit }, { context }) => {
+      const hits = await index.search(query, limit ?? 5);
+      const origin = context?.serverOrigin;
+      if (!origin) return { data: hits };
+      return {
+        data: hits.map((hit) => ({
+          ...hit,
+          excerpt: withServerAddress(hit.excerpt, origin, port),
+        })),
+      };
+    },
   });
   return Object.assign(definition, {
     metadata: { annotations: { readOnlyHint: true, title: "Search the documentation" } },

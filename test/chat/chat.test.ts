@@ -569,6 +569,7 @@ describe("chat plugin", () => {
         label: "mock-chat",
         offline: false,
         approval: "destructive",
+        maxMessageLength: 8000,
       },
     });
 
@@ -584,6 +585,7 @@ describe("chat plugin", () => {
       label: DEMO_MODEL_LABEL,
       offline: true,
       approval: "writes",
+      maxMessageLength: 8000,
     });
     assert.match(DEMO_MODEL_LABEL, /not an LLM/);
 
@@ -595,6 +597,7 @@ describe("chat plugin", () => {
       label: "openai/gpt-4o-mini",
       offline: false,
       approval: "writes",
+      maxMessageLength: 8000,
     });
   });
 

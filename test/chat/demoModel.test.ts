@@ -10,8 +10,10 @@ import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import { parseIntent } from "../../src/chat/demoIntent.js";
 import { ChatTelemetry, createDemoModel } from "../../src/chat/index.js";
+import { TerrenoError } from "../../src/core/errors.js";
 import type { User as Caller, PlainObject } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
+import { errorOutput, toModelOutput } from "../../src/tools/aiSdk/toolOutput.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Todo, User } from "../helpers/models.js";
@@ -50,6 +52,36 @@ describe("demo model", () => {
     const result = await generateText({ model, prompt: "tell me a joke" });
     assert.match(result.text, /offline demo/);
     assert.match(result.text, /add a todo/);
+  });
+
+  test("a failed tool call is told as one sentence, never as raw JSON", async () => {
+    const model = createDemoModel();
+    const failure = toModelOutput({
+      output: errorOutput(new TerrenoError("forbidden", "You may not list these todos.")),
+    });
+    const result = await model.doGenerate({
+      prompt: [
+        { role: "user", content: [{ type: "text", text: "complete buy milk" }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool-call", toolCallId: "c1", toolName: "todos_list", input: {} }],
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "c1",
+              toolName: "todos_list",
+              // An error-text output: the same shape in the model's prompt.
+              output: failure as { type: "error-text"; value: string },
+            },
+          ],
+        },
+      ],
+    });
+    const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    assert.equal(text, "That did not work: You may not list these todos.");
   });
 
   test("parses the phrasings it understands", () => {
@@ -198,7 +230,7 @@ describe("demo model", () => {
       docs = join(dir, "mcp.md");
       await writeFile(
         docs,
-        "# MCP\n\nThe /mcp endpoint.\n\n## Connecting Claude Code\n\nRun `claude mcp add --transport http app http://localhost:3000/mcp`.\n",
+        "# MCP\n\nThe /mcp endpoint.\n\n## Connecting Claude Code\n\nRun `claude mcp add --transport http app http://localhost:4000/mcp`.\n",
       );
     });
     after(async () => {
@@ -284,6 +316,9 @@ describe("demo model", () => {
       assert.equal(hits[0]?.heading, "Connecting Claude Code");
       await waitFor(() => ChatTelemetry.findOne({ ownerId: user.userId }).lean());
       assert.match(reply.text, /From the docs:\n- Connecting Claude Code \(mcp\.md\): Run/);
+      // The docs say port 4000; the answer names this server's own address instead.
+      assert.doesNotMatch(reply.text, /:4000/);
+      assert.match(String(hits[0]?.excerpt), /http:\/\/127\.0\.0\.1:\d+\/mcp/);
     });
   });
 });

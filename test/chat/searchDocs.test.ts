@@ -36,6 +36,21 @@ Set MONGODB_URI and JWT_SECRET. Put the server behind a proxy.
 Dump the database nightly.
 `;
 
+/** A section longer than an excerpt: whole sentences, a URL with dots, a long sentence. */
+const LONG = `# Connecting clients
+
+Start the server with \`npm run example\`, then open http://localhost:4000/docs in a browser. \
+The MCP endpoint is at http://127.0.0.1:4000/mcp for every client. \
+Claude Code connects with one command and then lists the tools of the signed-in user. \
+Each tool call runs with that user's permissions, so nobody sees another user's todos. \
+Writes wait for an approval in the chat page, and read-only tools never do. \
+Tokens expire after fifteen minutes and are refreshed by the page without a new sign-in.
+
+## A run-on
+
+${"word ".repeat(120).trim()} end.
+`;
+
 const execOptions = { toolCallId: "t", messages: [] as ModelMessage[], context: {} };
 
 describe("search_docs", () => {
@@ -105,6 +120,48 @@ describe("search_docs", () => {
     assert.equal((await schema.validate({ query: "x".repeat(201) })).success, false);
     assert.equal((await schema.validate({ query: "ok", limit: 11 })).success, false);
     assert.equal((await schema.validate({ query: "ok", limit: 3 })).success, true);
+  });
+
+  test("excerpts are whole sentences, never cut mid-word; a run-on sentence ends at a word", async () => {
+    const file = join(dir, "long.md");
+    await writeFile(file, LONG);
+    const index = new DocsIndex({ paths: [file], root: dir });
+    const [hit] = await index.search("Claude Code connects", 1);
+    assert.ok(hit);
+    const excerpt = hit.excerpt;
+    assert.ok(excerpt.length <= 300, `at most 300 characters: ${excerpt.length}`);
+    assert.match(excerpt, /^Start the server/);
+    // Ends at the end of a sentence, and is the start of the section's text.
+    assert.match(excerpt, /[.!?]$/);
+    const flat = (text: string) => text.replace(/\s+/g, " ").trim();
+    const section = flat(LONG.split("## A run-on")[0] ?? "");
+    assert.ok(section.includes(flat(excerpt)), "quotes the section as written");
+    assert.ok(excerpt.length > 150, "as many whole sentences as fit");
+
+    const [runOn] = await index.search("run-on", 1);
+    assert.ok(runOn);
+    assert.ok(runOn.excerpt.length <= 300);
+    assert.match(runOn.excerpt, /^word( word)+…$/, "cut between words, marked as cut");
+  });
+
+  test("answers name the server's own address, not the docs' localhost:4000", async () => {
+    const file = join(dir, "long.md");
+    await writeFile(file, LONG);
+    const tool = searchDocsTool({ paths: [file], root: dir });
+    const context = { serverOrigin: "http://127.0.0.1:5123" };
+    const output = (await tool.execute?.(
+      { query: "MCP endpoint", limit: 1 },
+      { ...execOptions, context },
+    )) as { data: DocHit[] };
+    const excerpt = output.data[0]?.excerpt ?? "";
+    assert.match(excerpt, /http:\/\/127\.0\.0\.1:5123\/docs/);
+    assert.match(excerpt, /http:\/\/127\.0\.0\.1:5123\/mcp/);
+    assert.doesNotMatch(excerpt, /:4000/);
+    // Without a server origin (the tool used outside the chat), the text is as written.
+    const plain = (await tool.execute?.({ query: "MCP endpoint", limit: 1 }, execOptions)) as {
+      data: DocHit[];
+    };
+    assert.match(plain.data[0]?.excerpt ?? "", /localhost:4000\/docs/);
   });
 
   describe("embeddings", () => {
