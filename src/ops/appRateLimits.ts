@@ -10,14 +10,17 @@ import type { Resource } from "../core/resource.js";
 import type { RateLimitWindow, User } from "../core/types.js";
 import { authRouteLimiter, RATE_LIMITED_AUTH_ROUTES } from "./authRateLimit.js";
 import { type LoginGuard, loginLockout } from "./loginLockout.js";
+import { BatchedLimiter, type PointLimiter } from "./rateLimitBatch.js";
 import { handle, type RateLimit, spend } from "./rateLimitHandle.js";
 import { callerKey } from "./rateLimitKeys.js";
 import {
+  batchFor,
   checkWindow,
   LIMITER_NAME,
   type RateLimitOptions,
   resolveSettings,
   type Settings,
+  sharedStoreBatch,
 } from "./rateLimitSettings.js";
 import { type LimiterFactory, limiterFactory } from "./rateLimitStore.js";
 
@@ -50,6 +53,12 @@ export class RateLimits {
   private readonly settings: Settings;
   private readonly make: LimiterFactory;
   private readonly named = new Map<string, Named>();
+  /** What `consume()` spends from, per limiter name: batched on a shared store. */
+  private readonly counters = new Map<string, PointLimiter>();
+  /** The limiter names of a router's own window, computed once per resource and action. */
+  private readonly ownNames = new WeakMap<Resource, Partial<Record<LimitedAction, string>>>();
+  /** Points taken from a shared store at a time (1 on the memory store: it is exact anyway). */
+  private readonly batch?: number;
 
   constructor(
     options: RateLimitOptions | false | undefined,
@@ -67,6 +76,7 @@ export class RateLimits {
       if (window) checkWindow(window, name);
     }
     this.make = limiterFactory(options ? options.store : "memory", logger, appConnection);
+    this.batch = options ? sharedStoreBatch(options) : undefined;
     if (this.settings.lockout) {
       this.loginGuard = loginLockout(
         (name, window) => this.store(name, window),
@@ -119,15 +129,47 @@ export class RateLimits {
     const own = call.resource?.options.rateLimit;
     if (own === false) return;
     const write = call.action === "write";
-    const base = write ? "writes" : "tool_calls";
     const window = own ?? (write ? this.settings.writes : this.settings.toolCalls);
     if (!window) return;
-    const name = own
-      ? `${base}_${call.resource?.model.modelName.toLowerCase()}_${own.points}_${own.duration}`
-      : base;
-    const limiter = this.store(name.replace(/[^a-z0-9_]/g, "_").slice(0, 64), window);
+    const name =
+      own && call.resource
+        ? this.ownName(call.resource, call.action, own)
+        : write
+          ? "writes"
+          : "tool_calls";
     const reason = write ? "Too many writes." : "Too many tool calls.";
-    await spend(limiter, callerKey(call.user, call.ip), 1, reason, this.logger);
+    await spend(this.counter(name, window), callerKey(call.user, call.ip), 1, reason, this.logger);
+  }
+
+  /** A router's own bucket: named by its model and window, so two windows never share counts. */
+  private ownName(resource: Resource, action: LimitedAction, own: RateLimitWindow): string {
+    let names = this.ownNames.get(resource);
+    if (!names) {
+      names = {};
+      this.ownNames.set(resource, names);
+    }
+    const base = action === "write" ? "writes" : "tool_calls";
+    names[action] ??=
+      `${base}_${resource.model.modelName.toLowerCase()}_${own.points}_${own.duration}`
+        .replace(/[^a-z0-9_]/g, "_")
+        .slice(0, 64);
+    return names[action];
+  }
+
+  /** The store's limiter for `name`, behind a local allowance when the store is shared. */
+  private counter(name: string, window: RateLimitWindow): PointLimiter {
+    let counter = this.counters.get(name);
+    if (!counter) {
+      const limiter = this.store(name, window);
+      // On a shared store, even a batch of 1 keeps refused callers off the store until the
+      // window ends; the memory store is in process already.
+      counter =
+        this.batch === undefined
+          ? limiter
+          : new BatchedLimiter(limiter, batchFor(window, this.batch));
+      this.counters.set(name, counter);
+    }
+    return counter;
   }
 
   /**

@@ -8,6 +8,7 @@ import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible"
 import { consoleLogger, type Logger } from "../core/logger.js";
 import type { RateLimitWindow, User } from "../core/types.js";
 import { rateLimited, retryAfterSeconds } from "./loginLockout.js";
+import type { PointLimiter } from "./rateLimitBatch.js";
 import { callerKey, clientIp, storeKey } from "./rateLimitKeys.js";
 import { checkWindow, LIMITER_NAME } from "./rateLimitSettings.js";
 import { limiterFactory, type RateLimitStore } from "./rateLimitStore.js";
@@ -35,7 +36,7 @@ export interface CreateRateLimitOptions extends RateLimitWindow {
 }
 
 export async function spend(
-  limiter: RateLimiterAbstract,
+  limiter: PointLimiter,
   key: string,
   cost: number,
   reason: string,

@@ -26,6 +26,31 @@ export interface RateLimitOptions {
   writes?: RateLimitWindow | false;
   /** MCP `tools/call` and getMCPTools calls per caller. Default 600 per 60 s; `false` for none. */
   toolCalls?: RateLimitWindow | false;
+  /**
+   * Shared stores (MongoDB, Redis): how many points of `writes`, `toolCalls` and the routers'
+   * own limits an instance takes from the store at a time and spends locally (rateLimitBatch.ts),
+   * at most 2% of the window's points. Default 10; `1` asks the store on every request. Across
+   * N instances a caller never gets more than `points` per window and is refused early by at
+   * most (N − 1) × (batch − 1) points. The memory store and the auth limits count exactly.
+   */
+  batch?: number;
+}
+
+const DEFAULT_RATE_LIMIT_BATCH = 10;
+
+/** The configured batch on a shared store (checked), or undefined on the memory store. */
+export function sharedStoreBatch(options: RateLimitOptions): number | undefined {
+  if ((options.store ?? "memory") === "memory") return undefined;
+  const batch = options.batch ?? DEFAULT_RATE_LIMIT_BATCH;
+  if (!Number.isInteger(batch) || batch < 1) {
+    throw new Error(`rateLimit.batch must be a positive integer (got ${batch}).`);
+  }
+  return batch;
+}
+
+/** The batch a window gets: `batch`, at most 2% of its points, at least 1. */
+export function batchFor(window: RateLimitWindow, batch: number): number {
+  return Math.max(1, Math.min(batch, Math.floor(window.points / 50)));
 }
 
 export const DEFAULT_RATE_LIMITS = {
