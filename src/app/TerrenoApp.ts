@@ -18,9 +18,10 @@ import { type AuthProvider, createCallerResolver } from "../auth/callerResolver.
 import type { CustomToolConfig } from "../core/actionTypes.js";
 import { TerrenoError } from "../core/errors.js";
 import { consoleLogger, type Logger } from "../core/logger.js";
+import { hiddenFieldsLookup } from "../core/present.js";
 import type { Resource } from "../core/resource.js";
 import { defineResource } from "../core/resource.js";
-import type { OperationObserver, User } from "../core/types.js";
+import type { HiddenFieldsLookup, OperationObserver, User } from "../core/types.js";
 import { bodyTooDeep } from "../http/bodyErrors.js";
 import { errorMiddleware, sendError } from "../http/sendError.js";
 import { mcpPlugin } from "../mcp/endpoint.js";
@@ -142,6 +143,13 @@ export class TerrenoApp {
     return this.observerCache.observer;
   }
 
+  /**
+   * The hidden fields of this app's routers, per model and surface (RequestContext.hiddenOf):
+   * a populated document, or one in an action's or custom tool's result, leaves as its own
+   * model's routers show it. Every surface of the app puts it in each call's context.
+   */
+  readonly hiddenOf: HiddenFieldsLookup = hiddenFieldsLookup(() => this.resources);
+
   get resources(): Resource[] {
     return this.mounted.flatMap((m) => (m.resource ? [m.resource] : []));
   }
@@ -238,6 +246,7 @@ export class TerrenoApp {
     const services: RestServices = {
       logger,
       ...(this.observer ? { observer: this.observer } : {}),
+      hiddenOf: this.hiddenOf,
       ...(this.rateLimits.enabled ? { rateLimits: this.rateLimits } : {}),
     };
     const ctx: AppContext = {
@@ -247,6 +256,7 @@ export class TerrenoApp {
       resources: this.resources,
       options,
       observer: this.observer,
+      hiddenOf: this.hiddenOf,
       mounts: this.mounted.flatMap((m) =>
         m.resource ? [{ path: m.path, resource: m.resource }] : [],
       ),
@@ -331,7 +341,10 @@ export class TerrenoApp {
     for (const plugin of plugins) plugin.register?.(app, ctx);
     // POST /tools/<name>: the custom tools over REST (src/rest/customToolRoutes.ts).
     if (ctx.customTools) {
-      app.use(CUSTOM_TOOLS_PATH, customToolRouter(ctx.customTools, ctx.rateLimits, ctx.observer));
+      app.use(
+        CUSTOM_TOOLS_PATH,
+        customToolRouter(ctx.customTools, ctx.rateLimits, ctx.observer, ctx.hiddenOf),
+      );
     }
     // A model router is mounted as its resource's routes wired to this app's services.
     for (const { path, router, resource } of this.mounted) {

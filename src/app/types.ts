@@ -8,7 +8,7 @@ import type { AuthProvider, CallerResolver } from "../auth/callerResolver.js";
 import type { ModelRouterOptions } from "../core/crudOptions.js";
 import type { Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
-import type { AnyModel, OperationObserver } from "../core/types.js";
+import type { AnyModel, HiddenFieldsLookup, OperationObserver } from "../core/types.js";
 import type { MountedResource, OpenApiContribution, OpenApiHelpers } from "../openapi/types.js";
 import type { AuditSink } from "../ops/audit.js";
 import type { RateLimits } from "../ops/rateLimit.js";
@@ -30,6 +30,8 @@ export interface AppContext {
   options: TerrenoAppOptions;
   /** Put in every RequestContext: turns the core's write records into audit events. */
   observer?: OperationObserver;
+  /** Put in every RequestContext: the hidden fields of the app's routers, per model and surface. */
+  hiddenOf: HiddenFieldsLookup;
   /** The app's rate limits, when on: /mcp spends tool-call points through it. */
   rateLimits?: RateLimits;
   /** The model routers with the paths they are mounted at (OpenAPI reads them). */

@@ -3,8 +3,10 @@
  * options whose field selects can never pull a field the referenced model's view hides.
  */
 import type { Connection, Model } from "mongoose";
+import type { HiddenFields } from "../schema/hiddenFields.js";
 import { validationFailed } from "./errors.js";
-import { modelView } from "./present.js";
+import { hiddenFieldsOf } from "./present.js";
+import type { RequestContext } from "./types.js";
 import type { SurfaceView } from "./viewTypes.js";
 
 export interface PopulateOption {
@@ -29,16 +31,35 @@ function refModelName(model: Model<unknown>, path: string): string | undefined {
   return undefined;
 }
 
-/** Whether the referenced model's own view hides `field` (its schema's `select: false`). */
-function hiddenInRef(
+/** What hides fields of the referenced model: its schema's `select: false`, and its routers. */
+function refHidden(
   modelName: string | undefined,
-  field: string,
   connection: Connection,
   surface: SurfaceView["surface"],
-): boolean {
-  if (!modelName) return false;
+  ctx: Pick<RequestContext, "hiddenOf">,
+): readonly HiddenFields[] {
+  if (!modelName) return [];
   const refModel = connection.models[modelName] ?? connection.base.models[modelName];
-  return refModel ? modelView(refModel, surface).hidden.isHidden(field) : false;
+  return refModel ? hiddenFieldsOf(refModel, surface, ctx) : [];
+}
+
+/**
+ * A populate with no field list selects everything but what the referenced model's routers
+ * hide (its schema's `select: false` is left out by Mongoose already); `undefined` when none.
+ * Bare names are left out at the referenced document's top level.
+ */
+function exclusionsOf(hidden: readonly HiddenFields[]): string | undefined {
+  const names = new Set<string>();
+  for (const one of hidden) {
+    for (const name of one.bareNames) names.add(name);
+    for (const path of one.paths) names.add(path);
+  }
+  names.delete("_id");
+  // Mongoose refuses a path excluded beside its own parent ("path collision").
+  const kept = [...names].filter(
+    (name) => ![...names].some((other) => name.startsWith(`${other}.`)),
+  );
+  return kept.length > 0 ? kept.map((name) => `-${name}`).join(" ") : undefined;
 }
 
 /** `requested` undefined means every populatable path of the view; any other path is a 400. */
@@ -46,6 +67,7 @@ export function resolvePopulate(
   view: SurfaceView,
   requested: unknown,
   model: Model<unknown>,
+  ctx: Pick<RequestContext, "hiddenOf">,
 ): PopulateOption[] {
   const { hidden } = view;
   const visible = view.populatable;
@@ -68,16 +90,18 @@ export function resolvePopulate(
     chosen = visible.filter((p) => names.includes(p.path));
   }
   return chosen.map((p) => {
-    const refName = refModelName(model, p.path);
-    const fields = (p.fields ?? []).filter(
+    const inRef = refHidden(refModelName(model, p.path), model.db, view.surface, ctx);
+    if (!p.fields) {
+      const select = exclusionsOf(inRef);
+      return select ? { path: p.path, select } : { path: p.path };
+    }
+    const fields = p.fields.filter(
       (f) =>
         !hidden.isHiddenName(f) &&
-        !hiddenInRef(refName, f, model.db, view.surface) &&
+        !inRef.some((one) => one.isHidden(f)) &&
         !f.startsWith("+") &&
         !f.startsWith("-"),
     );
-    return fields.length > 0 || p.fields
-      ? { path: p.path, select: ["_id", ...fields].join(" ") }
-      : { path: p.path };
+    return { path: p.path, select: ["_id", ...fields].join(" ") };
   });
 }

@@ -3,9 +3,10 @@
  * fields. The CRUD pipeline (respond.ts), actions, and the routes that serve a model without a
  * router of their own (`/auth/me`, the chat's stored messages, `whoami`) all present through it.
  */
+import type { HiddenFields } from "../schema/hiddenFields.js";
 import { defineResource, type Resource } from "./resource.js";
 import { serializeDocument } from "./serialize.js";
-import type { AnyModel, PlainObject } from "./types.js";
+import type { AnyModel, HiddenFieldsLookup, PlainObject, RequestContext } from "./types.js";
 import type { Surface, SurfaceView } from "./viewTypes.js";
 
 /** A document as it leaves `view`'s surface: serialized, then stripped of the hidden fields. */
@@ -32,4 +33,55 @@ export function modelResource(model: AnyModel): Resource {
 /** `modelResource(model)`'s view for one surface. */
 export function modelView(model: AnyModel, surface: Surface): SurfaceView {
   return modelResource(model).views[surface];
+}
+
+/**
+ * The app's `RequestContext.hiddenOf`: for a model, the hidden fields of every router serving
+ * it on that surface. `resources` is read when first asked, after the app registered its
+ * routers; a model no router serves has none (its schema's own `select: false` always holds).
+ */
+export function hiddenFieldsLookup(resources: () => readonly Resource[]): HiddenFieldsLookup {
+  let byModel: Map<AnyModel, Record<Surface, HiddenFields[]>> | undefined;
+  let built = -1;
+  return (model, surface) => {
+    const all = resources();
+    if (!byModel || built !== all.length) {
+      byModel = new Map();
+      for (const resource of all) {
+        let entry = byModel.get(resource.model);
+        if (!entry) {
+          entry = { rest: [], tools: [] };
+          byModel.set(resource.model, entry);
+        }
+        entry.rest.push(resource.views.rest.hidden);
+        entry.tools.push(resource.views.tools.hidden);
+      }
+      built = all.length;
+    }
+    return byModel.get(model)?.[surface] ?? [];
+  };
+}
+
+/** What hides fields of `model`'s documents on `surface`: its schema, and each of its routers. */
+export function hiddenFieldsOf(
+  model: AnyModel,
+  surface: Surface,
+  ctx: Pick<RequestContext, "hiddenOf">,
+): readonly HiddenFields[] {
+  return [modelView(model, surface).hidden, ...(ctx.hiddenOf?.(model, surface) ?? [])];
+}
+
+/**
+ * A document of a model other than the call's own, as it leaves `surface`: serialized, then
+ * stripped of what the model's schema and every router of it hide there.
+ */
+export function presentForeign(
+  model: AnyModel,
+  doc: unknown,
+  surface: Surface,
+  ctx: Pick<RequestContext, "hiddenOf">,
+): unknown {
+  let value: unknown = serializeDocument(doc);
+  for (const hidden of hiddenFieldsOf(model, surface, ctx)) value = hidden.stripHidden(value);
+  return value;
 }

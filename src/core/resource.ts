@@ -60,7 +60,8 @@ export function defineResource<TRaw, TDoc>(
   };
 }
 
-function surfaceOf(transport: Transport): Surface {
+/** The surface a transport's calls are judged and presented by. */
+export function surfaceOf(transport: Transport): Surface {
   return transport === "rest" || transport === "internal" ? "rest" : "tools";
 }
 

@@ -3,6 +3,8 @@
  * Nothing here may import Express, the MCP SDK or `ai`.
  */
 import type { HydratedDocument } from "mongoose";
+import type { HiddenFields } from "../schema/hiddenFields.js";
+import type { AnyModel } from "../schema/types.js";
 import type { ErrorCode } from "./errors.js";
 import type { ModelFieldName, ModelPath } from "./modelPaths.js";
 
@@ -81,7 +83,19 @@ export interface RequestContext {
   scopes?: readonly string[];
   /** Told about every write, done or refused (observe.ts); set by each adapter from the app. */
   observer?: OperationObserver;
+  /**
+   * The hidden fields the app's routers declare for a model on a surface; set by each adapter
+   * from the app. A document of another model (populated, or in an action's or custom tool's
+   * result) leaves as that model's own routers show it (src/core/present.ts).
+   */
+  hiddenOf?: HiddenFieldsLookup;
 }
+
+/** Every router's hidden fields for `model` on `surface` (none when no router serves it). */
+export type HiddenFieldsLookup = (
+  model: AnyModel,
+  surface: "rest" | "tools",
+) => readonly HiddenFields[];
 
 /** `"success"`, or the error code a write was refused or failed with. */
 export type WriteOutcome = "success" | ErrorCode;

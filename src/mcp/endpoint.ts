@@ -55,6 +55,7 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
     ctx.observer,
     ctx.rateLimits?.enabled ? ctx.rateLimits : undefined,
     options.apps ? createAppViews(ctx.tools) : undefined,
+    ctx.hiddenOf,
   );
   // The SDK reports here what it has already answered itself: mostly a client's malformed or
   // unsupported message (a 4xx), so a warning, not a server fault.

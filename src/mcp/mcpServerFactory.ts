@@ -15,7 +15,7 @@ import type { TerrenoError } from "../core/errors.js";
 import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { OperationObserver } from "../core/observe.js";
-import type { User } from "../core/types.js";
+import type { HiddenFieldsLookup, User } from "../core/types.js";
 import type { RateLimits } from "../ops/rateLimit.js";
 import type { AppViews } from "../tools/appViews/appViews.js";
 import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
@@ -76,6 +76,8 @@ export function createServerFactory(
   rateLimits?: Pick<RateLimits, "consume">,
   /** The MCP Apps views (`mcp: {apps: true}`): linked from their tools, served as resources. */
   apps?: AppViews,
+  /** The app's routers' hidden fields (RequestContext.hiddenOf). */
+  hiddenOf?: HiddenFieldsLookup,
 ) {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // What `tools/list` answers, built once per distinct set of visible tools (visibleTools.ts)
@@ -87,6 +89,7 @@ export function createServerFactory(
     surface: "mcp",
     logger,
     ...(observer ? { observer } : {}),
+    ...(hiddenOf ? { hiddenOf } : {}),
     ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "toolCall" as const } } : {}),
   };
 

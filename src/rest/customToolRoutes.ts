@@ -14,6 +14,7 @@
 import express, { type Request, type Response, type Router } from "express";
 import { unauthenticated } from "../core/errors.js";
 import type { OperationObserver } from "../core/observe.js";
+import type { HiddenFieldsLookup } from "../core/types.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
 import { clientIp, type RateLimits } from "../ops/rateLimit.js";
 import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
@@ -36,11 +37,13 @@ export function customToolRouter(
   tools: readonly ToolDefinition[],
   rateLimits: Pick<RateLimits, "consume"> | undefined,
   observer?: OperationObserver,
+  hiddenOf?: HiddenFieldsLookup,
 ): Router {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const options: ToolRunnerOptions = {
     surface: "rest",
     ...(observer ? { observer } : {}),
+    ...(hiddenOf ? { hiddenOf } : {}),
     ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "write" as const } } : {}),
   };
   const router = express.Router();

@@ -10,7 +10,7 @@ import { isWrite } from "../core/isWrite.js";
 import { consoleLogger, type Logger } from "../core/logger.js";
 import type { OperationObserver } from "../core/observe.js";
 import { defineResource, type Resource } from "../core/resource.js";
-import type { AnyModel } from "../core/types.js";
+import type { AnyModel, HiddenFieldsLookup } from "../core/types.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
 import { errorMiddleware } from "../http/sendError.js";
 import { type RateLimits, restWriteLimit } from "../ops/rateLimit.js";
@@ -24,6 +24,8 @@ import { restContext } from "./requestContext.js";
 export interface RestServices {
   logger: Logger;
   observer?: OperationObserver;
+  /** The app's routers' hidden fields: another model's documents leave as its routers show them. */
+  hiddenOf?: HiddenFieldsLookup;
   /** The app's rate limits, when on: POST/PATCH/DELETE and writing actions spend write points. */
   rateLimits?: Pick<RateLimits, "consume">;
 }
@@ -52,7 +54,7 @@ function bodyOf(req: Request): unknown {
  * annotated read-only.
  */
 function mountActions(router: Router, resource: Resource, services: RestServices): void {
-  const { observer, rateLimits } = services;
+  const { observer, rateLimits, hiddenOf } = services;
   for (const [name, config] of Object.entries(resource.options.actions ?? {})) {
     const limit = isWrite({ method: name, annotations: config.annotations })
       ? [restWriteLimit(resource, rateLimits)]
@@ -63,7 +65,7 @@ function mountActions(router: Router, resource: Resource, services: RestServices
         ...(config.scope === "instance" ? { id: req.params.id } : {}),
         input: bodyOf(req),
       };
-      const ctx = restContext(req, observer);
+      const ctx = restContext(req, observer, hiddenOf);
       res.json({ data: await runOperation(() => action(resource, ctx, name, input)) });
     });
   }
@@ -86,8 +88,8 @@ export function modelRouter<M extends AnyModel>(model: M, options: ModelRouterOp
 
 /** The REST routes of a resource, reporting to and limited by the given services. */
 export function restRouter(resource: Resource, services: RestServices): Router {
-  const { observer, rateLimits, logger } = services;
-  const restCtx = (req: Request) => restContext(req, observer);
+  const { observer, rateLimits, logger, hiddenOf } = services;
+  const restCtx = (req: Request) => restContext(req, observer, hiddenOf);
   const router = express.Router();
   mountActions(router, resource, services);
   // POST/PATCH/DELETE spend the caller's write points (the app's limits, or this router's own).

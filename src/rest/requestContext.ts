@@ -1,11 +1,18 @@
 /** Builds the core's RequestContext from an Express request (REST's only translation of the caller). */
 import type { Request } from "express";
 import type { OperationObserver } from "../core/observe.js";
-import type { RequestContext, User } from "../core/types.js";
+import type { HiddenFieldsLookup, RequestContext, User } from "../core/types.js";
 import { routeTemplate } from "../http/routeTemplate.js";
 
-/** `observer`: the app's audit observer, handed to the router when the app mounted it. */
-export function restContext(req: Request, observer?: OperationObserver): RequestContext {
+/**
+ * `observer`: the app's audit observer, and `hiddenOf` its routers' hidden fields, handed to
+ * the router when the app mounted it.
+ */
+export function restContext(
+  req: Request,
+  observer?: OperationObserver,
+  hiddenOf?: HiddenFieldsLookup,
+): RequestContext {
   const route = routeTemplate(req);
   return {
     user: (req as Request & { user?: User }).user,
@@ -14,5 +21,6 @@ export function restContext(req: Request, observer?: OperationObserver): Request
     raw: req,
     operation: route ? `${req.method} ${route}` : req.method,
     ...(observer ? { observer } : {}),
+    ...(hiddenOf ? { hiddenOf } : {}),
   };
 }

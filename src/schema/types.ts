@@ -99,6 +99,7 @@ export interface JsonSchema {
   maxItems?: number;
   minProperties?: number;
   maxProperties?: number;
+  propertyNames?: JsonSchema;
   default?: unknown;
   anyOf?: JsonSchema[];
   title?: string;

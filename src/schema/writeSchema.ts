@@ -73,6 +73,25 @@ function isClearable(field: FieldDescriptor): boolean {
  */
 export const DEFAULT_MAX_ITEMS = 1000;
 
+/**
+ * Keys a stored object may have: not empty, no ".", no leading "$" (MongoDB and Mongoose maps
+ * refuse them; the core refuses them at any depth). Stated on a map's keys and a Mixed value's
+ * own keys, so a client's validator refuses what the server would.
+ */
+const STORABLE_KEY: JsonSchema = { pattern: "^[^$.][^.]*$" };
+const KEY_NOTE = "Keys must not contain '.' or start with '$'.";
+
+/** A Mixed value's object forms (itself, or in its list form) take storable keys only. */
+function withStorableKeys(schema: JsonSchema): JsonSchema {
+  for (const branch of schema.anyOf ?? []) {
+    if (branch.type === "object") branch.propertyNames = STORABLE_KEY;
+    for (const item of branch.items?.anyOf ?? []) {
+      if (item.type === "object") item.propertyNames = STORABLE_KEY;
+    }
+  }
+  return schema;
+}
+
 /** The list forms of a Mixed or Buffer value are bounded like any other array. */
 function withMaxItems(schema: JsonSchema): JsonSchema {
   for (const branch of schema.anyOf ?? []) {
@@ -195,12 +214,19 @@ function fieldSchema(field: FieldDescriptor, ctx: Context, level: Level): Built 
       const clearKeys = ctx.nullable && level.patch;
       schema = {
         type: "object",
+        propertyNames: STORABLE_KEY,
         additionalProperties: clearKeys ? nullable(values.schema) : values.schema,
       };
       break;
     }
-    default:
-      return { schema: withMaxItems(anyValueSchema(field)), required };
+    default: {
+      if (field.mongooseType === "Buffer") {
+        return { schema: withMaxItems(anyValueSchema(field)), required };
+      }
+      const mixed = withStorableKeys(withMaxItems(anyValueSchema(field)));
+      mixed.description = joinDescription(mixed.description, KEY_NOTE);
+      return { schema: mixed, required };
+    }
   }
   if (!schema) return undefined;
   const extra =
@@ -211,7 +237,7 @@ function fieldSchema(field: FieldDescriptor, ctx: Context, level: Level): Built 
       : field.kind === "date"
         ? DATE_INPUT_SENTENCE
         : undefined;
-  const mapNote = field.kind === "map" ? "Keys must not contain '.' or start with '$'." : undefined;
+  const mapNote = field.kind === "map" ? KEY_NOTE : undefined;
   // A second document with the same value is refused (409): the caller should know beforehand.
   const uniqueNote = field.unique ? "Unique." : undefined;
   withDescription(

@@ -13,7 +13,7 @@ import { isWrite } from "../core/isWrite.js";
 import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { OperationObserver } from "../core/observe.js";
-import type { RequestContext, User } from "../core/types.js";
+import type { HiddenFieldsLookup, RequestContext, User } from "../core/types.js";
 import { judgeCall, type Refusal, refusalError } from "../core/verdict.js";
 import type { RateLimits } from "../ops/rateLimit.js";
 import { type ToolCallTrace, traceToolCall } from "../ops/telemetry.js";
@@ -30,6 +30,8 @@ export interface ToolRunnerOptions {
   logger?: Logger;
   /** Told about every write (TerrenoApp's audit observer). */
   observer?: OperationObserver;
+  /** The app's routers' hidden fields (RequestContext.hiddenOf). */
+  hiddenOf?: HiddenFieldsLookup;
   /**
    * The app's rate limits, and what a call spends: `toolCall` points for every call (MCP,
    * AI), or REST `write` points for a call of a tool that writes (`isWrite`).
@@ -80,6 +82,7 @@ function contextOf(
     ...(call.raw !== undefined ? { raw: call.raw } : {}),
     operation: call.operation ?? tool.name,
     ...(options.observer ? { observer: options.observer } : {}),
+    ...(options.hiddenOf ? { hiddenOf: options.hiddenOf } : {}),
   };
 }
 

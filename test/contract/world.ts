@@ -86,6 +86,14 @@ const projectSchema = new Schema({
 });
 const Project = mongoose.models.Project ?? mongoose.model("Project", projectSchema);
 
+/** Pins one todo, populated with no field list: the todo leaves as Todo's own routers show it. */
+const boardSchema = new Schema({
+  name: { type: String, required: true },
+  pinned: { type: Schema.Types.ObjectId, ref: "Todo" },
+  ownerId: { type: Schema.Types.ObjectId, ref: "User" },
+});
+const Board = mongoose.models.Board ?? mongoose.model("Board", boardSchema);
+
 // ---- Hooks the cases observe ----------------------------------------------------------------
 
 export interface HookCall {
@@ -139,6 +147,14 @@ function buildContractApp(): TerrenoApp {
       input: z.object({ text: z.string(), nested: z.object({ n: z.number() }).optional() }),
       annotations: { readOnlyHint: true },
       handler: (_ctx, input) => ({ keys: Object.keys(input) }),
+    })
+    .tool("todo_peek", {
+      description: "The caller's todo with this title, inside a plain object.",
+      input: z.object({ title: z.string() }),
+      annotations: { readOnlyHint: true },
+      handler: async (ctx, input) => ({
+        todo: await Todo.findOne({ title: input.title, ownerId: ctx.user?.id }),
+      }),
     })
     .tool("echo_open", {
       description: "Echoes the keys it was given (unknown keys allowed).",
@@ -226,6 +242,15 @@ function buildContractApp(): TerrenoApp {
       }),
     )
     .register(
+      modelRouter(Board, {
+        permissions: { create: [IsAuthenticated], read: [IsOwner] },
+        populatePaths: [{ path: "pinned" }],
+        preCreate: (body, req) => ({ ...body, ownerId: req.user?.id }),
+        readOnlyFields: ["ownerId"],
+        mcp: { methods: ["create", "read"] },
+      }),
+    )
+    .register(
       modelRouter(Project, {
         permissions: {
           list: [IsAuthenticated],
@@ -252,6 +277,19 @@ function buildContractApp(): TerrenoApp {
         },
         postDelete: (doc) => memberShape("postDelete", doc),
         actions: {
+          /** The project inside a plain object, beside a count: presented as a read is. */
+          bundle: {
+            scope: "collection",
+            description: "The caller's project of this name, with a count.",
+            input: z.object({ name: z.string() }),
+            annotations: { readOnlyHint: true },
+            permissions: [IsAuthenticated],
+            handler: async (ctx, input) => {
+              const name = (input as { name: string }).name;
+              const found = await Project.find({ name, "members.user": ctx.user?.id });
+              return { count: found.length, project: found[0], all: found };
+            },
+          },
           /** Unknown keys allowed (opted out); zod strips them before the handler. */
           tally: {
             scope: "collection",

@@ -322,11 +322,12 @@ export function maskAny(expected: unknown, actual: unknown): unknown {
 // ---- Edits for "the schema and the server agree" -------------------------------------------
 
 /**
- * Values an edit may put anywhere: some valid somewhere, most not. Left out while the schemas
- * and the server disagree on them (reported, not fixed here): strings with characters outside
- * the BMP (`maxLength` counts code points, Mongoose's `maxlength` UTF-16 units), Map and Mixed
- * keys with `.` or a leading `$` (no `propertyNames` in the schema), and leap seconds
- * (`23:59:60Z` is an RFC 3339 date-time that JavaScript's Date refuses).
+ * Values an edit may put anywhere: some valid somewhere, most not, including keys no stored
+ * object may have (refused by the schemas' `propertyNames` on Maps and Mixed values). Left
+ * out while the schemas and the server disagree on them (reported, not fixed here): strings
+ * with characters outside the BMP (`maxLength` counts code points, Mongoose's `maxlength`
+ * UTF-16 units), and leap seconds (`23:59:60Z` is an RFC 3339 date-time that JavaScript's
+ * Date refuses).
  */
 const JUNK: Json[] = [
   null,
@@ -353,6 +354,9 @@ const JUNK: Json[] = [
   true,
   {},
   { a: 1 },
+  { "a.b": 1 },
+  { $x: 1 },
+  { "": 1 },
   [],
   ["x"],
   [1],

@@ -52,6 +52,7 @@ const todoWriteProperties = (mode: "create" | "update"): Record<string, JsonSche
   },
   meta: {
     type: "object",
+    propertyNames: STORABLE_KEY,
     additionalProperties: { type: "number" },
     description: "Keys must not contain '.' or start with '$'.",
   },
@@ -94,12 +95,34 @@ const ANY_VALUE: JsonSchema = {
   description: "A string, number, boolean, object, or a list of those.",
 };
 
-/** Mixed in a write schema: its list form holds at most DEFAULT_MAX_ITEMS (1,000) items. */
+/** Keys a stored object may have: no ".", no leading "$", not empty. */
+const STORABLE_KEY: JsonSchema = { pattern: "^[^$.][^.]*$" };
+
+/**
+ * Mixed in a write schema: its list form holds at most DEFAULT_MAX_ITEMS (1,000) items, and
+ * its object forms take storable keys only.
+ */
 const WRITTEN_ANY_VALUE: JsonSchema = {
-  ...ANY_VALUE,
-  anyOf: ANY_VALUE.anyOf?.map((branch) =>
-    branch.type === "array" ? { ...branch, maxItems: 1000 } : branch,
-  ),
+  anyOf: [
+    { type: "string" },
+    { type: "number" },
+    { type: "boolean" },
+    { type: "object", propertyNames: STORABLE_KEY },
+    {
+      type: "array",
+      items: {
+        anyOf: [
+          { type: "string" },
+          { type: "number" },
+          { type: "boolean" },
+          { type: "object", propertyNames: STORABLE_KEY },
+        ],
+      },
+      maxItems: 1000,
+    },
+  ],
+  description:
+    "A string, number, boolean, object, or a list of those. Keys must not contain '.' or start with '$'.",
 };
 
 /** A written date: a date-time or a date alone, both said in the schema and its description. */
@@ -433,6 +456,7 @@ describe("writeSchema: rules", () => {
     assert.deepEqual(props.owners, { type: "array", items: WRITTEN_USER_REF, maxItems: 1000 });
     assert.deepEqual(props.loose, {
       type: "object",
+      propertyNames: STORABLE_KEY,
       additionalProperties: WRITTEN_ANY_VALUE,
       description: "Keys must not contain '.' or start with '$'.",
     });

@@ -16,10 +16,16 @@ import { loadDocument } from "../loadDocument.js";
 import { isMongooseDocument } from "../mongooseErrors.js";
 import { observeWrite } from "../observe.js";
 import { resolvePopulate } from "../populate.js";
-import { presentDocument } from "../present.js";
-import { type Resource, viewFor } from "../resource.js";
+import { presentDocument, presentForeign } from "../present.js";
+import { type Resource, surfaceOf, viewFor } from "../resource.js";
 import { serializeDocument } from "../serialize.js";
-import type { CrudMethod, PlainObject, RequestContext, StoredDocument } from "../types.js";
+import type {
+  AnyModel,
+  CrudMethod,
+  PlainObject,
+  RequestContext,
+  StoredDocument,
+} from "../types.js";
 import { unknownKeyErrors } from "../unknownKeys.js";
 import { type AccessRule, assertAllowed, cachedRule, type RuleCache } from "../verdict.js";
 import type { SurfaceView } from "../viewTypes.js";
@@ -84,27 +90,73 @@ export function parseInput(
   return (parsed ? parsed.data : value) as PlainObject;
 }
 
+/** Where a result is presented: the call's context, and the resource whose action ran (if any). */
+export interface ResultContext {
+  ctx: RequestContext;
+  /** The action's resource and its view: its own documents are populated as a read's are. */
+  own?: { resource: Resource; view: SurfaceView };
+  output?: z.ZodType;
+  what: string;
+}
+
 /**
- * A handler's result as it may leave: every document in it (a Mongoose document, or an
- * object with `_id`, at any depth) is serialized and stripped of the surface's hidden fields;
- * with an output schema the result is then checked against it (a mismatch is a server fault).
+ * A handler's result as it may leave. Without an output schema, each of the resource's own
+ * documents in it (at any depth: the result, in a list, or inside a plain object) is
+ * populated and presented as a read of it is. Every other document leaves as its own model's
+ * routers show it (presentForeign); an object with `_id` that is no document (a lean read) is
+ * stripped by the call's view. With an output schema, the result is checked against it (a
+ * mismatch is a server fault), after the same stripping and without populating.
  */
-export function shapeResult(
-  result: unknown,
-  output: z.ZodType | undefined,
-  view: SurfaceView | undefined,
-  what: string,
-): unknown {
-  const strip = (value: unknown) => (view ? view.hidden.stripHidden(value) : value);
-  const value = toJson(result, strip);
-  if (!output) return value;
-  const parsed = output.safeParse(value);
+export async function presentResult(result: unknown, at: ResultContext): Promise<unknown> {
+  const surface = at.own?.view.surface ?? surfaceOf(at.ctx.transport);
+  const populate = at.own && !at.output ? ownPopulate(at.own, at.ctx) : [];
+  const present = async (value: unknown): Promise<unknown> => {
+    if (value === undefined) return null;
+    if (Array.isArray(value)) return Promise.all(value.map(present));
+    const model = modelOf(value);
+    if (model) {
+      if (!at.own || model !== at.own.resource.model) {
+        return presentForeign(model, value, surface, at.ctx);
+      }
+      if (populate.length > 0) await (value as StoredDocument).populate(populate);
+      return presentDocument(at.own.view, value);
+    }
+    // A subdocument, or an object with `_id` that is no document (a lean read).
+    if (isMongooseDocument(value) || hasObjectId(value)) {
+      const json = serializeDocument(value);
+      return at.own ? at.own.view.hidden.stripHidden(json) : json;
+    }
+    if (isPlainObject(value)) {
+      const entries = await Promise.all(
+        Object.entries(value).map(async ([key, child]) => [key, await present(child)] as const),
+      );
+      return Object.fromEntries(entries);
+    }
+    if (typeof value !== "object" || value === null) return value;
+    return JSON.parse(JSON.stringify(value));
+  };
+  const value = await present(result);
+  if (!at.output) return value;
+  const parsed = at.output.safeParse(value);
   if (!parsed.success) {
-    throw new TerrenoError("internal", `${what} returned a result its output schema rejects.`, {
+    throw new TerrenoError("internal", `${at.what} returned a result its output schema rejects.`, {
       ...zodFieldErrors(parsed.error),
     });
   }
-  return toJson(parsed.data, strip);
+  return present(parsed.data);
+}
+
+function ownPopulate(own: { resource: Resource; view: SurfaceView }, ctx: RequestContext) {
+  return resolvePopulate(own.view, undefined, own.resource.model, ctx);
+}
+
+/** The model of a top-level Mongoose document (a subdocument's constructor is no model). */
+function modelOf(value: unknown): AnyModel | undefined {
+  if (!isMongooseDocument(value) || (value as { $isSubdocument?: boolean }).$isSubdocument) {
+    return undefined;
+  }
+  const model = (value as { constructor?: { modelName?: unknown } }).constructor;
+  return typeof model?.modelName === "string" ? (model as AnyModel) : undefined;
 }
 
 function hasObjectId(value: unknown): boolean {
@@ -115,20 +167,6 @@ function isPlainObject(value: unknown): value is PlainObject {
   if (typeof value !== "object" || value === null) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
-}
-
-/** JSON as every surface sends it, with each document serialized and passed through `strip`. */
-function toJson(value: unknown, strip: (value: unknown) => unknown): unknown {
-  if (value === undefined) return null;
-  if (Array.isArray(value)) return value.map((item) => toJson(item, strip));
-  if (isMongooseDocument(value) || hasObjectId(value)) return strip(serializeDocument(value));
-  if (isPlainObject(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, child]) => [key, toJson(child, strip)]),
-    );
-  }
-  if (typeof value !== "object" || value === null) return value;
-  return JSON.parse(JSON.stringify(value));
 }
 
 export function action(
@@ -164,34 +202,10 @@ async function runAction(
     }
     const doc = await loadDocument(resource, ctx, method, input.id, [], permissions);
     const body = parseInput(config.input, input.input, what, config.allowUnknownKeys);
-    return actionResult(resource, view, config, await config.handler(ctx, doc, body), what);
+    const result = await config.handler(ctx, doc, body);
+    return presentResult(result, { ctx, own: { resource, view }, output: config.output, what });
   }
   const body = parseInput(config.input, input.input, what, config.allowUnknownKeys);
-  return actionResult(resource, view, config, await config.handler(ctx, body), what);
-}
-
-/**
- * Without an output schema, a result that is the model's document (or a list of them) leaves
- * as a CRUD read's does: the view's default populate, then presentDocument. Anything else
- * goes through shapeResult.
- */
-async function actionResult(
-  resource: Resource,
-  view: SurfaceView,
-  config: ActionConfig,
-  result: unknown,
-  what: string,
-): Promise<unknown> {
-  const { model } = resource;
-  const docs = Array.isArray(result) ? result : [result];
-  const own = docs.length > 0 && docs.every((item) => item instanceof model);
-  if (config.output || !own) return shapeResult(result, config.output, view, what);
-  const populate = resolvePopulate(view, undefined, model);
-  const presented = await Promise.all(
-    (docs as StoredDocument[]).map(async (item) => {
-      if (populate.length > 0) await item.populate(populate);
-      return presentDocument(view, item);
-    }),
-  );
-  return Array.isArray(result) ? presented : presented[0];
+  const result = await config.handler(ctx, body);
+  return presentResult(result, { ctx, own: { resource, view }, output: config.output, what });
 }

@@ -36,7 +36,7 @@ async function createDocument(
 ): Promise<unknown> {
   const { options, model } = resource;
   const view = await authorize(resource, ctx, "create");
-  const populate = resolvePopulate(view, input.populate, model);
+  const populate = resolvePopulate(view, input.populate, model, ctx);
   let body = validateBody(view, "create", input.body, resource.description);
   if (options.preCreate) {
     const changed = await options.preCreate(body, ctx);

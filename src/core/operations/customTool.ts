@@ -9,7 +9,7 @@ import { isWrite } from "../isWrite.js";
 import { observeWrite, type WriteTarget } from "../observe.js";
 import type { PermissionMethod, RequestContext } from "../types.js";
 import { type AccessRule, assertAllowed } from "../verdict.js";
-import { parseInput, shapeResult } from "./action.js";
+import { parseInput, presentResult } from "./action.js";
 
 /** The `model` a custom tool's audit events carry. */
 export const CUSTOM_TOOL_MODEL = "tool";
@@ -60,7 +60,12 @@ export async function customTool(
   const run = async () => {
     await assertAllowed(customToolAccess(name, config), ctx);
     const body = parseInput(config.input, input, name, config.allowUnknownKeys);
-    return shapeResult(await config.handler(ctx, body), config.output, undefined, name);
+    const result = await config.handler(ctx, body);
+    return presentResult(result, {
+      ctx,
+      ...(config.output ? { output: config.output } : {}),
+      what: name,
+    });
   };
   if (!isWrite(config)) return run();
   return observeWrite(CUSTOM_TOOL_TARGET, ctx, name, { body: input }, run);

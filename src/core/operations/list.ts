@@ -82,7 +82,7 @@ export async function list(
   const limit = Math.min(positiveInteger(input.limit, "limit", view.defaultLimit), view.maxLimit);
   const page = positiveInteger(input.page, "page", 1);
   const sort = parseSort(input.sort, view) ?? defaultSort(options.sort);
-  const populate = resolvePopulate(view, input.populate, model);
+  const populate = resolvePopulate(view, input.populate, model, ctx);
 
   // The tools send typed JSON in a `filter` argument; REST sends query parameters as text.
   const typed = view.listInput ? { argument: "filter", typed: true } : {};

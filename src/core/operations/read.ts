@@ -17,7 +17,7 @@ export async function read(
   input: ReadInput,
 ): Promise<unknown> {
   const view = await authorize(resource, ctx, "read");
-  const populate = resolvePopulate(view, input.populate, resource.model);
+  const populate = resolvePopulate(view, input.populate, resource.model, ctx);
   const doc = await loadDocument(resource, ctx, "read", input.id, populate);
   return respond(resource, view, ctx, "read", doc);
 }

@@ -39,7 +39,7 @@ async function updateDocument(
 ): Promise<unknown> {
   const { options, model } = resource;
   const view = await authorize(resource, ctx, "update");
-  const populate = resolvePopulate(view, input.populate, model);
+  const populate = resolvePopulate(view, input.populate, model, ctx);
   const doc = await loadDocument(resource, ctx, "update", input.id);
   // preUpdate receives the patch, postUpdate the patch and the document as it was.
   let body = validateBody(view, "update", input.body, resource.description);

@@ -8,7 +8,7 @@ import { type JSONSchema7, jsonSchema, type Schema, type Tool, tool } from "ai";
 import { isWrite } from "../../core/isWrite.js";
 import { consoleLogger, type Logger } from "../../core/logger.js";
 import type { OperationObserver } from "../../core/observe.js";
-import type { PlainObject, User } from "../../core/types.js";
+import type { HiddenFieldsLookup, PlainObject, User } from "../../core/types.js";
 import type { RateLimits } from "../../ops/rateLimit.js";
 import { runToolCall, type ToolRunnerOptions } from "../runToolCall.js";
 import type { ToolDefinition } from "../toolDefinitions.js";
@@ -48,6 +48,8 @@ function userFromContext(context: unknown): User | undefined {
 export interface Reporting {
   logger: Logger;
   observer?: OperationObserver;
+  /** The app's routers' hidden fields (RequestContext.hiddenOf). */
+  hiddenOf?: HiddenFieldsLookup;
   /** The app's rate limits, when on. */
   rateLimits?: Pick<RateLimits, "consume">;
 }
@@ -58,11 +60,12 @@ const runners = new WeakMap<Reporting, ToolRunnerOptions>();
 function runnerFor(reporting: Reporting): ToolRunnerOptions {
   let runner = runners.get(reporting);
   if (!runner) {
-    const { logger, observer, rateLimits } = reporting;
+    const { logger, observer, rateLimits, hiddenOf } = reporting;
     runner = {
       surface: "ai",
       logger,
       ...(observer ? { observer } : {}),
+      ...(hiddenOf ? { hiddenOf } : {}),
       // The same rule and points as /mcp (src/ops/rateLimit.ts): `{error}` rate_limited when spent.
       ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "toolCall" as const } } : {}),
     };
@@ -167,6 +170,7 @@ export function reportingOf(host: ToolHost | undefined, logger?: Logger): Report
   return {
     logger: logger ?? host?.logger ?? consoleLogger,
     observer: host?.observer,
+    ...(host?.hiddenOf ? { hiddenOf: host.hiddenOf } : {}),
     ...(host?.rateLimits?.enabled ? { rateLimits: host.rateLimits } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { combinatorCases } from "./combinators.js";
 import { conflictCases } from "./conflicts.js";
 import { documentShapeCases } from "./documentShape.js";
 import { filterCases } from "./filters.js";
+import { foreignDocumentCases } from "./foreignDocuments.js";
 import { hiddenFieldCases } from "./hiddenFields.js";
 import { internalErrorCases } from "./internalErrors.js";
 import { mergePatchCases } from "./mergePatch.js";
@@ -34,6 +35,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...nullDefaultCases,
   ...actionResultCases,
   ...unknownKeyCases,
+  ...foreignDocumentCases,
 ];
 
 export type { ContractCase } from "./types.js";

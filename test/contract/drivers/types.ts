@@ -11,7 +11,8 @@ export type Collection =
   | "gizmos"
   | "shared"
   | "open"
-  | "projects";
+  | "projects"
+  | "boards";
 
 export interface ListArgs {
   filter?: Record<string, unknown>;
