@@ -12,6 +12,7 @@ import { adminEmailFrom, adminHooks } from "./admin.js";
 import { exampleChat } from "./chat/exampleChat.js";
 import { type Env, modelFromEnv } from "./chat/modelFromEnv.js";
 import { frontendPlugin } from "./frontend.js";
+import { previousSecretsFrom } from "./jwtSecret.js";
 import { User } from "./models/User.js";
 import { exampleOAuth } from "./oauth.js";
 import { foodRouter } from "./resources/foods.js";
@@ -53,12 +54,15 @@ export interface ExampleAppOptions {
 export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
   const env = options.env ?? process.env;
   const secret = options.jwtSecret ?? env.JWT_SECRET ?? randomBytes(32).toString("hex");
+  // After a rotation: still accepted for verifying and decrypting, never for signing.
+  const previousSecrets = previousSecretsFrom(env.JWT_PREVIOUS_SECRETS, secret);
   const adminEmail = adminEmailFrom(options.adminEmail ?? env.ADMIN_EMAIL);
   const app = new TerrenoApp({
     userModel: User,
     auth: {
       jwt: {
         secret,
+        previousSecrets,
         expiresInSeconds: options.jwtExpiresInSeconds,
         ...adminHooks(adminEmail), // ADMIN_EMAIL's user becomes an admin at signup or login
       },
@@ -82,7 +86,7 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
   app.register(userRouter()); // /users, admins only
   // Sign-in for MCP clients through the browser (/oauth/*), when the server's URL is known.
   const { publicUrl } = options;
-  if (publicUrl) app.register(exampleOAuth({ jwtSecret: secret, publicUrl }));
+  if (publicUrl) app.register(exampleOAuth({ jwtSecret: secret, previousSecrets, publicUrl }));
   const { model, label } = options.model
     ? { model: options.model, label: undefined }
     : modelFromEnv(env);

@@ -30,3 +30,24 @@ export async function loadJwtSecret(env: Env, dataDir = DATA_DIR): Promise<JwtSe
       "Set JWT_SECRET to a long random value anywhere but your own machine.",
   };
 }
+
+/**
+ * `JWT_PREVIOUS_SECRETS`: the secrets used before `JWT_SECRET`, comma-separated, after a
+ * rotation. Tokens they signed (and the OAuth signing keys they encrypted) stay usable; they
+ * never sign. A bad entry stops the server at start-up, naming the variable.
+ */
+export function previousSecretsFrom(value: string | undefined, current: string): string[] {
+  if (value === undefined || value.trim() === "") return [];
+  return value.split(",").map((entry, index) => {
+    const secret = entry.trim();
+    if (secret.length < 32) {
+      throw new Error(
+        `JWT_PREVIOUS_SECRETS: entry ${index + 1} is shorter than 32 characters (comma-separated secrets, newest first).`,
+      );
+    }
+    if (secret === current) {
+      throw new Error(`JWT_PREVIOUS_SECRETS: entry ${index + 1} is the current JWT_SECRET.`);
+    }
+    return secret;
+  });
+}

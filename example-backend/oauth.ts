@@ -18,9 +18,15 @@ function oauthSecretFrom(jwtSecret: string): string {
 }
 
 /** `publicUrl`: the server's URL as clients reach it, the issuer (`http://127.0.0.1:4000`). */
-export function exampleOAuth(options: { jwtSecret: string; publicUrl: string }): TerrenoPlugin {
+export function exampleOAuth(options: {
+  jwtSecret: string;
+  /** `JWT_PREVIOUS_SECRETS`: the OAuth secrets derived from them open the stored signing keys. */
+  previousSecrets?: string[];
+  publicUrl: string;
+}): TerrenoPlugin {
   return oauthServer({
     secret: oauthSecretFrom(options.jwtSecret),
+    previousSecrets: options.previousSecrets?.map(oauthSecretFrom),
     issuer: options.publicUrl,
     userModel: User,
     appName: "terreno-example",

@@ -25,6 +25,11 @@ export interface JwtAuthOptions {
    * refresh token works once; see `POST /auth/refresh_token`.
    */
   refreshExpiresInSeconds?: number;
+  /**
+   * Secrets used before `secret`, after a rotation: access tokens they signed are still
+   * accepted until they expire. Never used to sign. Default none.
+   */
+  previousSecrets?: string[];
   /** Extra fields signup accepts besides email and password. Default: `["name"]`. */
   signupFields?: string[];
   /**
@@ -106,12 +111,25 @@ function verificationKey(secret: string): KeyObject | string {
   return key;
 }
 
+/** `jwt.verify` with the secret, then (a bad signature only) each of `previousSecrets`. */
+function verifySignature(options: JwtAuthOptions, token: string, type: TokenType) {
+  const secrets = [secretFor(options, type), ...(options.previousSecrets ?? [])];
+  for (const [index, secret] of secrets.entries()) {
+    try {
+      return jwt.verify(token, verificationKey(secret), { algorithms: [ALGORITHM] });
+    } catch (error) {
+      const badSignature =
+        error instanceof jwt.JsonWebTokenError && error.message === "invalid signature";
+      if (!badSignature || index === secrets.length - 1) throw error;
+    }
+  }
+  throw new jwt.JsonWebTokenError("invalid signature");
+}
+
 /** Returns the user id in a valid token of the given type; throws a 401 otherwise. */
 function verifyToken(options: JwtAuthOptions, token: string, type: TokenType): string {
   try {
-    const payload = jwt.verify(token, verificationKey(secretFor(options, type)), {
-      algorithms: [ALGORITHM],
-    });
+    const payload = verifySignature(options, token, type);
     if (typeof payload !== "object" || payload.typ !== type || typeof payload.sub !== "string") {
       throw unauthenticated("The token is not a valid access token.");
     }

@@ -13,9 +13,12 @@ import { authorizeErrors } from "./authorizeErrors.js";
 import { defaultResource } from "./defaultResource.js";
 import { registrationDefaults } from "./registrationDefaults.js";
 import { APP_USER_ID_CLAIM, APP_USER_ID_FIELD, sessionBridge } from "./sessionBridge.js";
+import { signingKeyRotation } from "./signingKeyRotation.js";
 
 export interface OAuthInstanceSettings {
   secret: string;
+  /** Secrets used before `secret`: they decrypt the stored signing keys, never sign. */
+  previousSecrets: string[];
   /** The issuer: the server's origin, e.g. `http://127.0.0.1:4000`. */
   issuer: string;
   /** Where Better Auth's endpoints live, e.g. `/oauth`. */
@@ -42,6 +45,7 @@ export type OAuthPlugins = Array<
   | ReturnType<typeof defaultResource>
   | ReturnType<typeof sessionBridge>
   | ReturnType<typeof authorizeErrors>
+  | ReturnType<typeof signingKeyRotation>
 >;
 
 /** The Better Auth instance behind `oauthServer()`, e.g. for `auth.api` calls. */
@@ -74,6 +78,7 @@ export function oauthPlugins(settings: OAuthInstanceSettings): OAuthPlugins {
     defaultResource(settings.resource),
     sessionBridge(),
     authorizeErrors(`${settings.issuer}${settings.basePath}/problem`),
+    signingKeyRotation(settings.secret, settings.previousSecrets),
   ];
 }
 

@@ -32,8 +32,17 @@ export const DEFAULT_OAUTH_BASE_PATH = "/oauth";
 export const DEFAULT_OAUTH_SCOPES: readonly string[] = [...MCP_SCOPES, "openid", "offline_access"];
 
 export interface OAuthServerOptions {
-  /** Signs the provider's state and cookies; at least 32 random characters. */
+  /**
+   * Signs the provider's state and cookies and encrypts its signing keys; at least 32 random
+   * characters.
+   */
   secret: string;
+  /**
+   * Secrets used before `secret`, after a rotation: the signing keys stored under them are
+   * re-encrypted with `secret` at start-up. Never used to sign. Without them a key no secret
+   * opens is retired with a warning and a new one made (no 500). Default none.
+   */
+  previousSecrets?: string[];
   /**
    * The issuer: this server's public base URL, e.g. `https://api.example.com` (or
    * `http://127.0.0.1:4000` locally). Its RFC 8414 metadata is served at
@@ -93,6 +102,12 @@ function settingsFrom(options: OAuthServerOptions): OAuthInstanceSettings {
   if (typeof options.secret !== "string" || options.secret.length < 32) {
     throw new Error("oauthServer: secret must be at least 32 characters.");
   }
+  const previousSecrets = options.previousSecrets ?? [];
+  previousSecrets.forEach((previous, index) => {
+    if (typeof previous !== "string" || previous.length < 32) {
+      throw new Error(`oauthServer: previousSecrets[${index}] must be at least 32 characters.`);
+    }
+  });
   const issuer = trimSlash(new URL(options.issuer).href);
   const basePath = trimSlash(options.basePath ?? DEFAULT_OAUTH_BASE_PATH);
   const scopes = options.scopes ?? [...DEFAULT_OAUTH_SCOPES];
@@ -101,6 +116,7 @@ function settingsFrom(options: OAuthServerOptions): OAuthInstanceSettings {
   }
   return {
     secret: options.secret,
+    previousSecrets: previousSecrets.filter((previous) => previous !== options.secret),
     issuer,
     basePath,
     resource: options.resource ?? `${issuer}${DEFAULT_MCP_PATH}`,

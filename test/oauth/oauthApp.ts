@@ -29,13 +29,19 @@ export interface OAuthTestServer {
 }
 
 export async function startOAuthApp(
-  options: { rateLimit?: boolean; accessTokenTtlSeconds?: number } = {},
+  options: {
+    rateLimit?: boolean;
+    accessTokenTtlSeconds?: number;
+    secret?: string;
+    previousSecrets?: string[];
+  } = {},
 ): Promise<OAuthTestServer> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const plugin = oauthServer({
-    secret: OAUTH_SECRET,
+    secret: options.secret ?? OAUTH_SECRET,
+    previousSecrets: options.previousSecrets,
     issuer: url,
     userModel: User,
     appName: "Terreno test",
