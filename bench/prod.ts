@@ -124,7 +124,7 @@ try {
   }
 
   if (SECTIONS.has("breakdown")) {
-    const variants = Object.keys(prod.ports).filter((v) => v !== "prod");
+    const variants = Object.keys(prod.ports).filter((v) => v !== "prod" && !v.startsWith("aux"));
     for (const [kind, specOf] of [
       ["MCP", (v: string) => mcp(v, "modern")],
       ["REST", (v: string) => restList(base(v), reader.token)],
@@ -184,8 +184,11 @@ try {
     }
   }
 
+  // A failed check is reported in the section rather than losing the comparisons above.
   const kept = SECTIONS.has("kept")
-    ? await keptChecks({ uri: database.uri, dbPid, prod, reader, start, log })
+    ? await keptChecks({ uri: database.uri, dbPid, prod, reader, start, log }).catch(
+        (error: unknown) => ({ section: `**Kept checks failed**: ${String(error)}` }),
+      )
     : undefined;
 
   // The summary table: each main ratio with its per-round range, and the breakdown.

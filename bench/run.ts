@@ -1262,7 +1262,13 @@ async function main(): Promise<void> {
       ...(fixes ? ["", fixes] : []),
       "",
     ].join("\n");
-    writeFileSync(RESULTS, markdown);
+    // bench:prod's section (bench/prod.ts, between its markers) is kept above this run's.
+    const previous = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
+    const prodSection = /<!-- prod:start[\s\S]*?<!-- prod:end -->/.exec(previous)?.[0];
+    writeFileSync(
+      RESULTS,
+      prodSection ? markdown.replace("\n## Run\n", `\n${prodSection}\n\n## Run\n`) : markdown,
+    );
     log(`\nwrote ${path.relative(ROOT, RESULTS)} (${minutes} min)`);
     // The rate limiter's overhead (bench/limiter.ts), written into RESULTS.md as its own section.
     if (process.env.BENCH_LIMITER !== "0") {

@@ -7,9 +7,12 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { MockLanguageModelV4 } from "ai/test";
-import type { Express } from "express";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { isStepCount, pipeUIMessageStreamToResponse, streamText, toUIMessageStream } from "ai";
+import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import type { Express, Request, Response } from "express";
 import mongoose from "mongoose";
+import { getMCPTools } from "../../src/ai/index.js";
 import { chatPlugin } from "../../src/chat/index.js";
 import {
   auditToMongo,
@@ -34,6 +37,8 @@ interface Variant {
   audit?: boolean;
   helmet?: boolean;
   chat?: boolean;
+  /** The chat plugin without stored conversations, and the bare streamText route beside it. */
+  chatLean?: boolean;
   mcp?: TerrenoAppOptions["mcp"];
 }
 
@@ -54,6 +59,9 @@ export const VARIANTS: Record<string, Variant> = {
   auditOff: { ...PROD, audit: false },
   helmetOff: { ...PROD, helmet: false },
   chatOff: { ...PROD, chat: false },
+  limiterMongoExact: { ...PROD, rateLimit: limits("mongo", { batch: 1 }) },
+  // Not a breakdown arm: the chat comparison's lean plugin and bare route (bench/prodKept.ts).
+  auxChat: { ...PROD, chat: false, chatLean: true },
 };
 
 function listen(app: Express): Promise<Server> {
@@ -63,13 +71,73 @@ function listen(app: Express): Promise<Server> {
   });
 }
 
+const USAGE = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+/**
+ * A mock model that calls `todos_list {limit: 20}` first, then answers one sentence once it has
+ * the tool's result: every chat request is one tool call and two model steps.
+ */
 function mockModel() {
   return new MockLanguageModelV4({
     modelId: "bench-mock",
-    doStream: async () => {
-      throw new Error("the prod bench never calls the chat model");
+    doStream: async ({ prompt }) => {
+      const answered = prompt.some((message) => message.role === "tool");
+      const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      if (!answered) {
+        parts.push(
+          {
+            type: "tool-call",
+            toolCallId: `call-${Math.random().toString(36).slice(2, 10)}`,
+            toolName: "todos_list",
+            input: JSON.stringify({ limit: 20 }),
+          },
+          {
+            type: "finish",
+            finishReason: { unified: "tool-calls", raw: "tool_calls" },
+            usage: USAGE,
+          },
+        );
+      } else {
+        parts.push(
+          { type: "text-start", id: "t1" },
+          { type: "text-delta", id: "t1", delta: "You have 20 todos on this page." },
+          { type: "text-end", id: "t1" },
+          { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: USAGE },
+        );
+      }
+      return { stream: convertArrayToReadableStream(parts) };
     },
   });
+}
+
+/**
+ * What a developer writes without the plugin: streamText over getMCPTools() for the signed-in
+ * caller, the UI message stream piped to the response; no storage, approval or telemetry.
+ */
+function bareChatRoute(app: TerrenoApp) {
+  const model = mockModel();
+  return async (req: Request, res: Response) => {
+    const user = (req as Request & { user?: { id: string } }).user;
+    if (!user) return void res.status(401).end();
+    const tools = getMCPTools({ app, user });
+    const result = streamText({
+      model,
+      messages: [{ role: "user", content: "How many todos do I have?" }],
+      tools,
+      stopWhen: isStepCount(5),
+    });
+    void pipeUIMessageStreamToResponse({
+      response: res,
+      stream: toUIMessageStream({
+        stream: result.stream,
+        tools,
+        originalMessages: req.body.messages,
+      }),
+    });
+  };
 }
 
 await connectDatabase(uri);
@@ -91,6 +159,13 @@ for (const name of wanted) {
   }).register(todoRouter());
   if (variant.audit) app.register(auditToMongo({ path: false }));
   if (variant.chat) app.register(chatPlugin({ app, model: mockModel(), rateLimit: WIDE }));
+  if (variant.chatLean) {
+    app.register(chatPlugin({ app, model: mockModel(), rateLimit: WIDE, persist: false }));
+    app.register({
+      name: "bare-chat",
+      register: (express) => express.post("/bare-chat", bareChatRoute(app)),
+    });
+  }
   await app.rateLimits.ready();
   servers[name] = await listen(app.build());
 }
