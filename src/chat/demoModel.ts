@@ -57,6 +57,26 @@ function helpText(prefix: string, hasDocs: boolean): string {
   return lines.join("\n");
 }
 
+/**
+ * A `search_docs` answer in Markdown: each passage's heading in bold with its file as code, then
+ * the passage quoted (a blockquote keeps its paragraphs and code blocks together); then the first
+ * code block a passage has, when no quote holds one already.
+ */
+function docsAnswer(hits: PlainObject[]): string {
+  const quote = (text: string) =>
+    text
+      .split("\n")
+      .map((line) => (line.trim() ? `> ${line}` : ">"))
+      .join("\n");
+  const passages = hits.map(
+    (hit) =>
+      `**${String(hit.heading || hit.path)}** (\`${String(hit.path)}\`)\n\n${quote(String(hit.excerpt))}`,
+  );
+  const quotesCode = hits.some((hit) => /^\s*(```|~~~)/m.test(String(hit.excerpt)));
+  const code = quotesCode ? undefined : hits.find((hit) => typeof hit.code === "string")?.code;
+  return ["From the docs:", ...passages, ...(code ? [String(code)] : [])].join("\n\n");
+}
+
 type Reply = { calls: Array<[string, PlainObject]> } | { text: string };
 
 function usageOf(inputChars: number, outputChars: number): LanguageModelV4Usage {
@@ -117,7 +137,8 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV4
     }
 
     if (last.denied) return { text: "Okay, I did not do that (the call was not approved)." };
-    if (!last.ok) return { text: `That did not work: ${last.error ?? "the tool failed"}` };
+    // The tool card already shows the error; the reply does not say it a second time.
+    if (!last.ok) return { text: "That did not work: the tool refused it (its card says why)." };
     const data = dataOf(last.value);
 
     if (
@@ -168,13 +189,7 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV4
     if (last.toolName === "search_docs") {
       const hits = Array.isArray(data) ? (data as PlainObject[]) : [];
       if (hits.length === 0) return { text: "I found nothing about that in the docs." };
-      const lines = hits
-        .slice(0, 3)
-        .map(
-          (hit) =>
-            `- ${String(hit.heading || hit.path)} (${String(hit.path)}): ${String(hit.excerpt)}`,
-        );
-      return { text: `From the docs:\n${lines.join("\n")}` };
+      return { text: docsAnswer(hits.slice(0, 3)) };
     }
     return { text: "Done." };
   }

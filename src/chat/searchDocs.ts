@@ -2,13 +2,15 @@
  * `search_docs`: a read-only AI SDK tool over the app's Markdown files. Each file is split
  * into chunks by heading (path + heading + text). Ranking is lexical (MiniSearch) by default;
  * with `embeddings` configured, chunks are ranked by cosine similarity of vectors from any
- * OpenAI-compatible `/embeddings` endpoint. Answers cite `{path, heading, excerpt}`, the excerpt
- * a quote of whole sentences, with the docs' example address replaced by the server's own.
+ * OpenAI-compatible `/embeddings` endpoint. Answers cite `{path, heading, excerpt, code?}`, the
+ * excerpt a quote of whole sentences and `code` the passage's first code block, with the docs'
+ * example address replaced by the server's own.
  */
 import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
 import { type JSONSchema7, jsonSchema, type Tool, tool } from "ai";
 import MiniSearch from "minisearch";
+import { firstCodeBlock } from "./docCode.js";
 
 export interface DocsEmbeddingsOptions {
   /** The OpenAI-compatible API base, e.g. `http://127.0.0.1:11434/v1` (`/embeddings` is appended). */
@@ -48,6 +50,8 @@ export interface DocHit {
   path: string;
   heading: string;
   excerpt: string;
+  /** The passage's first fenced code block, as Markdown (fences included), when it has one. */
+  code?: string;
   score: number;
 }
 
@@ -277,7 +281,14 @@ export class DocsIndex {
   }
 
   private hit(chunk: DocChunk, score: number): DocHit {
-    return { path: chunk.path, heading: chunk.heading, excerpt: excerptOf(chunk.text), score };
+    const code = firstCodeBlock(chunk.text);
+    return {
+      path: chunk.path,
+      heading: chunk.heading,
+      excerpt: excerptOf(chunk.text),
+      ...(code ? { code } : {}),
+      score,
+    };
   }
 }
 
@@ -340,7 +351,8 @@ export function searchDocsTool(
   const definition = tool<SearchDocsInput, { data: DocHit[] }, SearchDocsContext>({
     description:
       "Search this app's documentation (Markdown). Returns passages citing {path, heading, " +
-      "excerpt}. Input: query (1 to 200 characters), limit (1 to 10, default 5).",
+      "excerpt, code (the passage's first code block, as Markdown, when it has one)}. " +
+      "Input: query (1 to 200 characters), limit (1 to 10, default 5).",
     inputSchema: jsonSchema<SearchDocsInput>(INPUT_SCHEMA, { validate: validateInput }),
     execute: async ({ query, limit }, { context }) => {
       const hits = await index.search(query, limit ?? 5);
@@ -350,6 +362,7 @@ export function searchDocsTool(
         data: hits.map((hit) => ({
           ...hit,
           excerpt: withServerAddress(hit.excerpt, origin, port),
+          ...(hit.code ? { code: withServerAddress(hit.code, origin, port) } : {}),
         })),
       };
     },

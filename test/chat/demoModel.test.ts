@@ -81,7 +81,10 @@ describe("demo model", () => {
       ],
     });
     const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-    assert.equal(text, "That did not work: You may not list these todos.");
+    // One sentence, and not the error again: the tool call's own result carries it (the page
+    // shows it on the call's card), so a person reads it once.
+    assert.equal(text, "That did not work: the tool refused it (its card says why).");
+    assert.doesNotMatch(text, /You may not|\{|forbidden/);
   });
 
   test("parses the phrasings it understands", () => {
@@ -230,7 +233,7 @@ describe("demo model", () => {
       docs = join(dir, "mcp.md");
       await writeFile(
         docs,
-        "# MCP\n\nThe /mcp endpoint.\n\n## Connecting Claude Code\n\nRun `claude mcp add --transport http app http://localhost:4000/mcp`.\n",
+        "# MCP\n\nThe /mcp endpoint.\n\n## Connecting Claude Code\n\nRun this once:\n\n```sh\nclaude mcp add --transport http app http://localhost:4000/mcp\n```\n",
       );
     });
     after(async () => {
@@ -315,10 +318,18 @@ describe("demo model", () => {
       assert.equal(hits[0]?.path, "mcp.md");
       assert.equal(hits[0]?.heading, "Connecting Claude Code");
       await waitFor(() => ChatTelemetry.findOne({ ownerId: user.userId }).lean());
-      assert.match(reply.text, /From the docs:\n- Connecting Claude Code \(mcp\.md\): Run/);
+      // Markdown: the heading in bold, the file as code, the passage quoted with its code block.
+      assert.match(
+        reply.text,
+        /^From the docs:\n\n\*\*Connecting Claude Code\*\* \(`mcp\.md`\)\n\n> Run this once:\n>\n> ```sh\n> claude mcp add --transport http app http:\/\/127\.0\.0\.1:\d+\/mcp\n> ```$/,
+      );
       // The docs say port 4000; the answer names this server's own address instead.
       assert.doesNotMatch(reply.text, /:4000/);
       assert.match(String(hits[0]?.excerpt), /http:\/\/127\.0\.0\.1:\d+\/mcp/);
+      assert.match(
+        String(hits[0]?.code),
+        /^```sh\nclaude mcp add .* http:\/\/127\.0\.0\.1:\d+\/mcp\n```$/,
+      );
     });
   });
 });

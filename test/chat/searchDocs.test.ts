@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { ModelMessage } from "ai";
+import { firstCodeBlock } from "../../src/chat/docCode.js";
 import { chunkMarkdown, type DocHit, DocsIndex, searchDocsTool } from "../../src/chat/index.js";
 
 const GUIDE = `# Getting started
@@ -95,7 +96,7 @@ describe("search_docs", () => {
     assert.deepEqual(await index.search("zzzqqq nothing", 5), []);
   });
 
-  test("the tool: read-only, validated input, cites {path, heading, excerpt}", async () => {
+  test("the tool: read-only, validated input, cites {path, heading, excerpt, code?}", async () => {
     const tool = searchDocsTool({ paths: [guide, deploy], root: dir });
     assert.equal(
       (tool as unknown as { metadata: { annotations: { readOnlyHint: boolean } } }).metadata
@@ -108,11 +109,19 @@ describe("search_docs", () => {
     assert.ok(output.data.length <= 2);
     assert.equal(output.data[0]?.heading, "Rate limits");
     assert.deepEqual(Object.keys(output.data[0] ?? {}).sort(), [
+      "code",
       "excerpt",
       "heading",
       "path",
       "score",
     ]);
+    // The passage's code block, whole and still Markdown, for an answer to quote.
+    assert.equal(output.data[0]?.code, "```md\n# not a heading inside a fence\n```");
+    const noCode = (await tool.execute?.({ query: "database backups", limit: 1 }, execOptions)) as {
+      data: DocHit[];
+    };
+    assert.equal(noCode.data[0]?.heading, "Backups");
+    assert.equal("code" in (noCode.data[0] ?? {}), false, "no code key without a code block");
     const schema = tool.inputSchema as unknown as {
       validate: (value: unknown) => Promise<{ success: boolean }>;
     };
@@ -162,6 +171,23 @@ describe("search_docs", () => {
       data: DocHit[];
     };
     assert.match(plain.data[0]?.excerpt ?? "", /localhost:4000\/docs/);
+  });
+
+  test("a passage's first code block is kept whole; a long one is cut at a line and closed", () => {
+    assert.equal(firstCodeBlock("Text only, `inline` code."), undefined);
+    assert.equal(firstCodeBlock("```sh\n\n```"), undefined, "an empty block is no code");
+    assert.equal(
+      firstCodeBlock("Run:\n\n~~~ts\nconst a = 1;\n~~~\n\n```sh\nnpm test\n```"),
+      "~~~ts\nconst a = 1;\n~~~",
+    );
+    const long = Array.from({ length: 40 }, (_, i) => `line ${i}`).join("\n");
+    const cut = firstCodeBlock(`\`\`\`js\n${long}\n\`\`\``)?.split("\n") ?? [];
+    assert.equal(cut[0], "```js");
+    assert.equal(cut.at(-2), "…");
+    assert.equal(cut.at(-1), "```");
+    assert.equal(cut.length, 24 + 3);
+    // An unclosed fence (a passage cut at a heading) is closed.
+    assert.equal(firstCodeBlock("```\nls -l"), "```\nls -l\n```");
   });
 
   describe("embeddings", () => {

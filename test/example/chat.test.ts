@@ -72,6 +72,7 @@ describe("example chat", () => {
           label: DEMO_MODEL_LABEL,
           offline: true,
           approval: "writes",
+          maxMessageLength: 8000,
         },
       });
     });
@@ -170,7 +171,7 @@ describe("example chat", () => {
         `cited ${JSON.stringify(output.data)}`,
       );
       assert.match(reply.text, /^From the docs:/);
-      assert.match(reply.text, /\(docs\/mcp\.md\)/);
+      assert.match(reply.text, /\(`docs\/mcp\.md`\)/);
     });
   });
 

@@ -9,6 +9,7 @@ import { useEffect, useRef } from "react";
 import { useTerrenoChat } from "../../../src/react/index.js";
 import { authFetch } from "../api.js";
 import { getSession } from "../session.js";
+import { errorSentence } from "../toolError.js";
 import { Composer } from "./Composer.js";
 import { MessageView } from "./MessageView.js";
 
@@ -87,7 +88,7 @@ export function ChatPanel(props: Props) {
         {chat.status === "submitted" ? <p className="muted typing">Thinking…</p> : null}
         {chat.error ? (
           <p role="alert" className="error">
-            {chat.error.message}
+            {errorSentence(chat.error.message)}
           </p>
         ) : null}
         <div ref={end} />

@@ -1,6 +1,10 @@
-/** One chat message: its text parts as paragraphs, its tool calls as cards, feedback if done. */
+/**
+ * One chat message: the assistant's text as Markdown (the person's own as typed), its tool calls
+ * as cards, feedback once the reply is done.
+ */
 import { isToolUIPart, type UIMessage } from "ai";
 import { FeedbackButtons } from "./FeedbackButtons.js";
+import { Markdown } from "./Markdown.js";
 import { ToolCard } from "./ToolCard.js";
 
 interface Props {
@@ -23,10 +27,12 @@ export function MessageView({ message, streaming, onApprove, onDeny }: Props) {
         // Parts have no id of their own; their order within a message never changes.
         const key = `${message.id}-${index}`;
         if (part.type === "text") {
-          return (
+          return mine ? (
             <p key={key} className="text">
               {part.text}
             </p>
+          ) : (
+            <Markdown key={key} text={part.text} />
           );
         }
         if (isToolUIPart(part)) {

@@ -4,6 +4,7 @@
  * the chat then re-sends by itself and the server runs the tool, or does not.
  */
 import { type DynamicToolUIPart, getToolName, type ToolUIPart } from "ai";
+import { errorSentence, toolFailure } from "../toolError.js";
 import { JsonBlock } from "./JsonBlock.js";
 
 type ToolPart = ToolUIPart | DynamicToolUIPart;
@@ -12,13 +13,6 @@ interface Props {
   part: ToolPart;
   onApprove(toolCallId: string): void;
   onDeny(toolCallId: string): void;
-}
-
-/** A tool's own failure comes back as a result `{error: {...}}`, not as a thrown error. */
-function failureOf(output: unknown): string | undefined {
-  if (typeof output !== "object" || output === null || !("error" in output)) return undefined;
-  const error = (output as { error: { detail?: string; title?: string } | string }).error;
-  return typeof error === "string" ? error : (error.detail ?? error.title ?? "failed");
 }
 
 function statusOf(part: ToolPart): { label: string; tone: string } {
@@ -33,7 +27,7 @@ function statusOf(part: ToolPart): { label: string; tone: string } {
         ? { label: "Approved, running…", tone: "pending" }
         : { label: "Denied", tone: "denied" };
     case "output-available":
-      return failureOf(part.output)
+      return toolFailure(part.output)
         ? { label: "Failed", tone: "error" }
         : { label: "Done", tone: "done" };
     case "output-error":
@@ -48,7 +42,13 @@ function statusOf(part: ToolPart): { label: string; tone: string } {
 export function ToolCard({ part, onApprove, onDeny }: Props) {
   const name = getToolName(part);
   const status = statusOf(part);
-  const failure = part.state === "output-available" ? failureOf(part.output) : undefined;
+  // Said once, as a sentence: a failed result's error, or the error the call was refused with.
+  const failure =
+    part.state === "output-available"
+      ? toolFailure(part.output)
+      : part.state === "output-error"
+        ? errorSentence(part.errorText)
+        : undefined;
   return (
     <section
       className={`tool-card ${status.tone}`}
@@ -75,8 +75,11 @@ export function ToolCard({ part, onApprove, onDeny }: Props) {
       {part.state === "output-available" && !failure ? (
         <JsonBlock label="Result" value={part.output} collapsed />
       ) : null}
-      {failure ? <p className="error">{failure}</p> : null}
-      {part.state === "output-error" ? <p className="error">{part.errorText}</p> : null}
+      {failure ? (
+        <p className="error" role="status">
+          {failure}
+        </p>
+      ) : null}
     </section>
   );
 }
