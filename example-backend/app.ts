@@ -70,7 +70,9 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
     logging: options.logging ?? false,
     // Discovery tools: `describe_models` (models, fields and relationships this caller can
     // reach) and `whoami` (who the caller is: id, name, admin, how it signed in, scopes).
-    mcp: { name: "terreno-example", version: "0.1.0", discovery: true },
+    // MCP Apps: list tools link a table view and read tools a record card (`ui://terreno/...`),
+    // which MCP Apps hosts and the example's own chat page render.
+    mcp: { name: "terreno-example", version: "0.1.0", discovery: true, apps: true },
     // GET /openapi.json (OpenAPI 3.1 of every route below) and GET /docs (Swagger UI, served
     // from this server): on by default, spelled out here to name the document.
     openapi: { title: "terreno-example", version: "0.1.0" },

@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import express, { type NextFunction, type Request, type Response } from "express";
-import type { AppContext, TerrenoPlugin } from "../src/index.js";
+import { type AppContext, appViewHashes, type TerrenoPlugin } from "../src/index.js";
 
 export interface FrontendOptions {
   /** The built page: a directory holding index.html and its assets. */
@@ -39,11 +39,16 @@ const API_PREFIXES = [
  * small assets may be inlined as `data:` URLs, and the page calls this origin only. No
  * `upgrade-insecure-requests`: the example runs on plain HTTP, and a browser would then ask for
  * its assets over HTTPS from a LAN address.
+ *
+ * The chat frames MCP App views through `srcdoc` in a sandbox (no same origin), and a `srcdoc`
+ * document inherits this policy on top of its own: the views' one inline script and one
+ * stylesheet are allowed by hash (appViewHashes), nothing else inline.
  */
+const views = appViewHashes();
 const PAGE_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
+  `script-src 'self' ${views.script}`,
+  `style-src 'self' ${views.style}`,
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",

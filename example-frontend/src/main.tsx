@@ -1,4 +1,5 @@
 /** Mounts the page. */
+import "./zodJitless.js";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App.js";

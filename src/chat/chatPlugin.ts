@@ -18,6 +18,10 @@
  *   (chatInfo.ts).
  * - `GET /chat/approvals`: the caller's approval requests still waiting for an answer
  *   (chatApprovals.ts, which also holds the rule for running an approved call).
+ * - With the app's `mcp: {apps: true}`: `GET /chat/apps` (the caller's tools that have a view),
+ *   `GET /chat/apps/:tool` (a tool's MCP App view, for the
+ *   page to frame), `POST /chat/app-calls` and `POST /chat/app-calls/:toolCallId` (a view's own
+ *   tool calls, under the same approvals; chatApps.ts).
  *
  * This file holds the options and the wiring; each job lives in its own file: chatStream.ts
  * (`POST /chat`), chatTools.ts (tools and approval), chatStore.ts (conversations and messages in
@@ -27,6 +31,7 @@ import type { LanguageModel } from "ai";
 import type { TerrenoPlugin } from "../app/types.js";
 import type { RateLimitWindow } from "../core/types.js";
 import { listHeldApprovals } from "./chatApprovals.js";
+import { chatAppHandlers } from "./chatApps.js";
 import { requireUser, requireWriteScope } from "./chatAuth.js";
 import { DEFAULT_MAX_MESSAGE_LENGTH } from "./chatBody.js";
 import { chatInfoHandler, chatModelInfo } from "./chatInfo.js";
@@ -98,6 +103,8 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
     throw new Error("chatPlugin: `maxMessageLength` must be a positive integer.");
   }
   const info = chatModelInfo(options.model, approval, options.modelLabel, maxMessageLength);
+  // Built once per plugin, not per request.
+  const docsTool = options.docs ? searchDocsTool(options.docs) : undefined;
   const chat = chatStreamHandler({
     app: terreno,
     model: options.model,
@@ -107,10 +114,15 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
     persist,
     redactPII: Boolean(options.redactPII),
     maxMessageLength,
-    // Built once per plugin, not per request.
-    docsTool: options.docs ? searchDocsTool(options.docs) : undefined,
+    docsTool,
   });
   const telemetry = telemetryHandler(options.telemetryWindow ?? 500);
+  const apps = chatAppHandlers({
+    app: terreno,
+    approval,
+    persist,
+    ...(docsTool ? { docsTool } : {}),
+  });
 
   return {
     name: "chat",
@@ -131,6 +143,12 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
       app.post(basePath, ...chain, chat);
       app.get(`${basePath}/info`, requireUser, chatInfoHandler(info));
       app.get(`${basePath}/approvals`, requireUser, listHeldApprovals);
+      if (terreno.appViews) {
+        app.get(`${basePath}/apps`, requireUser, apps.list);
+        app.get(`${basePath}/apps/:tool`, requireUser, apps.view);
+        app.post(`${basePath}/app-calls`, ...chain, apps.call);
+        app.post(`${basePath}/app-calls/:toolCallId`, ...chain, apps.answer);
+      }
       app.get(`${basePath}/telemetry`, requireUser, telemetry);
       app.get(`${basePath}/conversations/:id/messages`, requireUser, listMessages);
       app.use(`${basePath}/conversations`, conversationsRouter(ctx));

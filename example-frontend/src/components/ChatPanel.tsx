@@ -5,12 +5,13 @@
  * with that conversation's stored messages.
  */
 import type { UIMessage } from "ai";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useTerrenoChat } from "../../../src/react/index.js";
 import { authFetch } from "../api.js";
 import { getSession } from "../session.js";
 import { errorSentence } from "../toolError.js";
 import { Composer } from "./Composer.js";
+import { AppHostContext } from "./McpAppFrame.js";
 import { MessageView } from "./MessageView.js";
 
 const SUGGESTIONS = [
@@ -55,45 +56,57 @@ export function ChatPanel(props: Props) {
     if (lastLength >= 0) end.current?.scrollIntoView({ block: "end" });
   }, [lastLength]);
 
+  // Where a tool card's MCP App sends its own calls (and their approvals).
+  const appHost = useMemo(
+    () => ({
+      chatId: props.chatId,
+      conversationId: chat.conversationId,
+      onChanged: onReplyFinished,
+    }),
+    [props.chatId, chat.conversationId, onReplyFinished],
+  );
+
   const send = (text: string) => void chat.sendMessage({ text });
   const approve = (toolCallId: string) => void chat.approve(toolCallId);
   const deny = (toolCallId: string) => void chat.deny(toolCallId, "Denied in the page.");
 
   return (
-    <main className="chat" aria-label="Chat">
-      <div className="messages" role="log" aria-live="polite" aria-label="Messages">
-        {chat.messages.length === 0 ? (
-          <div className="empty">
-            <p>Ask the assistant to work on your todos. Try:</p>
-            <ul className="suggestions">
-              {SUGGESTIONS.map((text) => (
-                <li key={text}>
-                  <button type="button" className="secondary" onClick={() => send(text)}>
-                    {text}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        {chat.messages.map((message, index) => (
-          <MessageView
-            key={message.id}
-            message={message}
-            streaming={busy && index === chat.messages.length - 1}
-            onApprove={approve}
-            onDeny={deny}
-          />
-        ))}
-        {chat.status === "submitted" ? <p className="muted typing">Thinking…</p> : null}
-        {chat.error ? (
-          <p role="alert" className="error">
-            {errorSentence(chat.error.message)}
-          </p>
-        ) : null}
-        <div ref={end} />
-      </div>
-      <Composer busy={busy} onSend={send} onStop={() => void chat.stop()} />
-    </main>
+    <AppHostContext.Provider value={appHost}>
+      <main className="chat" aria-label="Chat">
+        <div className="messages" role="log" aria-live="polite" aria-label="Messages">
+          {chat.messages.length === 0 ? (
+            <div className="empty">
+              <p>Ask the assistant to work on your todos. Try:</p>
+              <ul className="suggestions">
+                {SUGGESTIONS.map((text) => (
+                  <li key={text}>
+                    <button type="button" className="secondary" onClick={() => send(text)}>
+                      {text}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          {chat.messages.map((message, index) => (
+            <MessageView
+              key={message.id}
+              message={message}
+              streaming={busy && index === chat.messages.length - 1}
+              onApprove={approve}
+              onDeny={deny}
+            />
+          ))}
+          {chat.status === "submitted" ? <p className="muted typing">Thinking…</p> : null}
+          {chat.error ? (
+            <p role="alert" className="error">
+              {errorSentence(chat.error.message)}
+            </p>
+          ) : null}
+          <div ref={end} />
+        </div>
+        <Composer busy={busy} onSend={send} onStop={() => void chat.stop()} />
+      </main>
+    </AppHostContext.Provider>
   );
 }

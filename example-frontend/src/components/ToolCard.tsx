@@ -6,6 +6,7 @@
 import { type DynamicToolUIPart, getToolName, type ToolUIPart } from "ai";
 import { errorSentence, toolFailure } from "../toolError.js";
 import { JsonBlock } from "./JsonBlock.js";
+import { McpAppFrame } from "./McpAppFrame.js";
 
 type ToolPart = ToolUIPart | DynamicToolUIPart;
 
@@ -71,6 +72,9 @@ export function ToolCard({ part, onApprove, onDeny }: Props) {
             Deny
           </button>
         </fieldset>
+      ) : null}
+      {part.state === "output-available" && !failure ? (
+        <McpAppFrame toolName={name} input={part.input} output={part.output} />
       ) : null}
       {part.state === "output-available" && !failure ? (
         <JsonBlock label="Result" value={part.output} collapsed />

@@ -162,7 +162,7 @@ function show(result) {
   if (config.kind === "list") parts.push(...table(current));
   else parts.push(...card(current.data || {}));
   parts.push(el("p", { class: "status", role: "status" }));
-  root.replaceChildren(...parts);
+  root.replaceChildren(...parts.filter(Boolean));
 }
 
 app.ontoolinput = (params) => {

@@ -26,7 +26,7 @@ export interface ViewConfig {
   title: string;
   /** Every field the tools view shows, in schema order; the record card shows them all. */
   fields: ViewField[];
-  /** The table's columns: the scalar fields, at most MAX_COLUMNS. */
+  /** The table's columns: the scalar fields but timestamps, at most MAX_COLUMNS. */
   columns: string[];
   /** The field people recognise a record by (`title`, `name`, ...), if any. */
   labelField?: string;
@@ -109,6 +109,8 @@ export function viewConfigFor(
     .filter((field) => {
       if (field.name === "id" || field.kind === "object" || field.kind === "id") return false;
       const descriptor = resource.description.fields[field.name];
+      // Timestamps and the version key belong on the record card, not in every row.
+      if (descriptor?.system) return false;
       return field.kind !== "list" || (descriptor !== undefined && isScalarList(descriptor));
     })
     .slice(0, MAX_COLUMNS)

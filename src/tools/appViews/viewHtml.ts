@@ -53,7 +53,11 @@ function viewScript(): string {
       "terreno-mcp: @modelcontextprotocol/ext-apps/app-with-deps has an unexpected shape; cannot inline the App bridge.",
     );
   }
-  return `${source.slice(0, exports.index)}\nconst McpApp = ${local};\n${VIEW_CLIENT_JS}`;
+  // zod (inside the bundle) would probe whether `new Function` works before the App sets it
+  // jitless: under the view's policy that probe is a CSP violation report, so it is set first.
+  const jitless =
+    "globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };\n";
+  return `${jitless}${source.slice(0, exports.index)}\nconst McpApp = ${local};\n${VIEW_CLIENT_JS}`;
 }
 
 interface ViewAssets {
