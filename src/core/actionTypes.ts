@@ -43,6 +43,11 @@ interface ActionCommon<TDoc> {
   description: string;
   /** A short human title; default from the tool name. */
   title?: string;
+  /**
+   * Ask the person to confirm before the action runs, when the MCP client can ask them
+   * (elicitation): `true`, or the question to ask. Default false.
+   */
+  confirm?: boolean | string;
 }
 
 /**

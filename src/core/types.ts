@@ -189,6 +189,18 @@ export interface MCPConfig<TRaw = unknown> {
   excludeFields?: Array<ModelPath<TRaw> | ModelFieldName<TRaw>>;
   /** Upper bound for `limit` on the list tool. Default 50. */
   maxLimit?: number;
+  /**
+   * The field that names a record: the `name` of its MCP resource and what argument
+   * completions match besides the id. Default: the first string field of `title`, `name`,
+   * `label`, `subject` that the tools see.
+   */
+  titleField?: ModelPath<TRaw>;
+  /**
+   * Writes the person confirms first, when the MCP client can ask them (elicitation):
+   * `["delete"]`, or `["create", "update", "delete"]`. An action opts in with its own
+   * `confirm`. Clients without elicitation call the tool as before. Default none.
+   */
+  confirm?: Array<"create" | "update" | "delete">;
   /** Replaces `responseHandler` for MCP and AI-tool results. */
   mcpResponseHandler?: (
     value: PlainObject | PlainObject[],

@@ -5,17 +5,12 @@
  * its tool; any other `ui://` URI answers as a resource that does not exist.
  */
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
-import {
-  type ListResourcesResult,
-  type ReadResourceResult,
-  ResourceNotFoundError,
-  type Server,
-  type ServerCapabilities,
-} from "@modelcontextprotocol/server";
+import type { ReadResourceResult, ServerCapabilities } from "@modelcontextprotocol/server";
 import type { User } from "../core/types.js";
 import { type AppView, type AppViews, appToolMeta } from "../tools/appViews/appViews.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { canSeeTool } from "../tools/visibleTools.js";
+import { type McpResourceProvider, resourceNotFound } from "./resourceProviders.js";
 
 /** What the server declares when apps are on: resources (to read views) and the extension. */
 export function appCapabilities(): Pick<ServerCapabilities, "resources" | "extensions"> {
@@ -48,56 +43,45 @@ async function visibleViews(
   return seen;
 }
 
-function listAppResources(
+/**
+ * The views as a resource provider (resourceProviders.ts): listed and read by the callers who
+ * see their tools; any other `ui://` URI answers as a resource that does not exist.
+ */
+export function appResourceProvider(
   views: AppViews,
   tools: ReadonlyMap<string, ToolDefinition>,
-  user: User | undefined,
-): Promise<ListResourcesResult> {
-  return visibleViews(views, tools, user).then((seen) => ({
-    resources: seen.map((view) => ({
-      uri: view.uri,
-      name: view.name,
-      title: view.title,
-      description: view.description,
-      mimeType: RESOURCE_MIME_TYPE,
-    })),
-  }));
-}
-
-/** `resources/read` of a view, or undefined when `uri` names no view this caller sees. */
-async function readAppResource(
-  views: AppViews,
-  tools: ReadonlyMap<string, ToolDefinition>,
-  user: User | undefined,
-  uri: string,
-): Promise<ReadResourceResult | undefined> {
-  const view = views.forUri(uri);
-  const tool = view ? tools.get(view.toolName) : undefined;
-  if (!view || !tool || !(await canSeeTool(tool, user))) return undefined;
+): McpResourceProvider {
   return {
-    contents: [
-      {
-        uri: view.uri,
-        mimeType: RESOURCE_MIME_TYPE,
-        text: view.html(),
-        // No remote origin at all: the view's own policy allows none either.
-        _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
-      },
-    ],
+    owns: (uri) => uri.startsWith("ui://"),
+    async list(caller) {
+      const seen = await visibleViews(views, tools, caller.user);
+      return {
+        resources: seen.map((view) => ({
+          uri: view.uri,
+          name: view.name,
+          title: view.title,
+          description: view.description,
+          mimeType: RESOURCE_MIME_TYPE,
+        })),
+      };
+    },
+    async read(uri, caller): Promise<ReadResourceResult> {
+      const view = views.forUri(uri);
+      const tool = view ? tools.get(view.toolName) : undefined;
+      if (!view || !tool || !(await canSeeTool(tool, caller.user))) throw resourceNotFound(uri);
+      return {
+        contents: [
+          {
+            uri: view.uri,
+            mimeType: RESOURCE_MIME_TYPE,
+            text: view.html(),
+            // No remote origin at all: the view's own policy allows none either.
+            _meta: {
+              ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true },
+            },
+          },
+        ],
+      };
+    },
   };
-}
-
-/** Registers `resources/list` and `resources/read` for the views on a per-request server. */
-export function registerAppResources(
-  server: Server,
-  views: AppViews,
-  tools: ReadonlyMap<string, ToolDefinition>,
-  user: User | undefined,
-): void {
-  server.setRequestHandler("resources/list", () => listAppResources(views, tools, user));
-  server.setRequestHandler("resources/read", async (request) => {
-    const result = await readAppResource(views, tools, user, request.params.uri);
-    if (!result) throw new ResourceNotFoundError(request.params.uri);
-    return result;
-  });
 }

@@ -12,7 +12,9 @@ import { TerrenoError } from "../core/errors.js";
 import { MCP_SCOPES } from "../core/scopes.js";
 import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
 import { createAppViews } from "../tools/appViews/appViews.js";
+import type { ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import { appResourceProvider } from "./appResources.js";
 import { checkEnvelope } from "./checkEnvelope.js";
 import { checkOrigin } from "./checkOrigin.js";
 import { createDualEraHandler } from "./httpHandler.js";
@@ -20,7 +22,9 @@ import { sendJsonRpcError } from "./jsonRpcError.js";
 import { createServerFactory } from "./mcpServerFactory.js";
 import type { McpEndpointOptions } from "./options.js";
 import { parseMcpBody } from "./parseBody.js";
+import { recordResourceProvider, recordTemplates } from "./recordResources.js";
 import { resolveMcpCaller } from "./resolveMcpCaller.js";
+import { createResourceLinker } from "./resourceLinks.js";
 import {
   checkResourceUrl,
   PROTECTED_RESOURCE_WELL_KNOWN,
@@ -28,6 +32,7 @@ import {
   resourceMetadataUrl,
   withAuthorizationServers,
 } from "./resourceMetadata.js";
+import { mcpRunner } from "./runner.js";
 
 /** Whether the app has anything to serve on /mcp: a model that opts in, or a custom tool. */
 function servesTools(ctx: AppContext): boolean {
@@ -45,18 +50,41 @@ function anonymousAllowed(ctx: AppContext, tools: readonly ToolDefinition[]): bo
   );
 }
 
+/** Records as resources, with links from tool results (unless `mcp.resources` is false). */
+function recordResources(ctx: AppContext, options: McpEndpointOptions, runner: ToolRunnerOptions) {
+  if (options.resources === false) return {};
+  const settings = options.resources === true ? {} : (options.resources ?? {});
+  const scheme = settings.scheme ?? "terreno";
+  const templates = recordTemplates(ctx.tools, scheme);
+  if (templates.length === 0) return {};
+  const provider = recordResourceProvider(templates, runner, {
+    scheme,
+    listLimit: settings.listLimit ?? 20,
+  });
+  return { resources: [provider], decorateResult: createResourceLinker(templates) };
+}
+
 /** The SDK's handler over the app's tools (definitions and validators were built once). */
 function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
   const { logger } = ctx;
-  const factory = createServerFactory(
-    ctx.tools,
-    { name: options.name ?? "terreno-mcp", version: options.version ?? "0.1.0" },
+  const runner = mcpRunner(
     logger,
     ctx.observer,
     ctx.rateLimits?.enabled ? ctx.rateLimits : undefined,
-    options.apps ? createAppViews(ctx.tools) : undefined,
     ctx.hiddenOf,
   );
+  const records = recordResources(ctx, options, runner);
+  const apps = options.apps ? createAppViews(ctx.tools) : undefined;
+  const byName = new Map(ctx.tools.map((tool) => [tool.name, tool]));
+  const factory = createServerFactory({
+    tools: ctx.tools,
+    info: { name: options.name ?? "terreno-mcp", version: options.version ?? "0.1.0" },
+    logger,
+    runner,
+    resources: [...(records.resources ?? []), ...(apps ? [appResourceProvider(apps, byName)] : [])],
+    ...(records.decorateResult ? { decorateResult: records.decorateResult } : {}),
+    ...(apps ? { apps } : {}),
+  });
   // The SDK reports here what it has already answered itself: mostly a client's malformed or
   // unsupported message (a 4xx), so a warning, not a server fault.
   const sdkRejected = (error: unknown) =>

@@ -13,7 +13,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { TerrenoError } from "../core/errors.js";
-import type { McpCaller } from "./mcpServerFactory.js";
+import type { McpCaller } from "./caller.js";
 import { armToolsListSlot, spliceToolsList } from "./toolsListReply.js";
 
 export type ServerFactory = (ctx: McpRequestContext) => Server;

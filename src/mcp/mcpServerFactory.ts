@@ -11,39 +11,24 @@ import {
   Server,
   type Tool,
 } from "@modelcontextprotocol/server";
-import type { TerrenoError } from "../core/errors.js";
 import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
-import type { OperationObserver } from "../core/observe.js";
-import type { HiddenFieldsLookup, User } from "../core/types.js";
-import type { RateLimits } from "../ops/rateLimit.js";
 import type { AppViews } from "../tools/appViews/appViews.js";
 import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { unknownTool } from "../tools/toolErrors.js";
 import { createToolCatalog } from "../tools/visibleTools.js";
-import { appCapabilities, registerAppResources, toolMeta } from "./appResources.js";
+import { appCapabilities, toolMeta } from "./appResources.js";
+import type { McpCaller } from "./caller.js";
+import {
+  type McpResourceProvider,
+  resourceCapabilities,
+  serveResources,
+} from "./resourceProviders.js";
 import { errorResult, protocolError, successResult } from "./toolResult.js";
 import { catalogReply, toolsListResult } from "./toolsListReply.js";
 
-export interface McpCaller {
-  user?: User;
-  headers: Readonly<Record<string, string | undefined>>;
-  /** The client address, for the rate limits. */
-  ip?: string;
-  /** Set when the caller could not be resolved (the database is down): every call fails with it. */
-  failure?: TerrenoError;
-  /**
-   * Set by `tools/call` when the runner refused the call for a reason HTTP states itself
-   * (429 + Retry-After): the endpoint answers with this status and these headers
-   * (httpHandler.ts), around the JSON-RPC error.
-   */
-  httpRefusal?: TerrenoError;
-  /** Told when `httpRefusal` is set (the endpoint records the error code for telemetry). */
-  onHttpRefusal?: (error: TerrenoError) => void;
-}
-
-export interface ServerInfo {
+interface ServerInfo {
   name: string;
   version: string;
 }
@@ -66,31 +51,56 @@ function listedTool(tool: ToolDefinition, apps: AppViews | undefined): Tool {
   return meta ? { ...wireTool(tool), _meta: meta } : wireTool(tool);
 }
 
-export function createServerFactory(
-  tools: readonly ToolDefinition[],
-  info: ServerInfo,
-  logger: Logger,
-  /** Told about every write (TerrenoApp's audit observer). */
-  observer?: OperationObserver,
-  /** The app's rate limits: every `tools/call` spends the caller's tool-call points. */
-  rateLimits?: Pick<RateLimits, "consume">,
-  /** The MCP Apps views (`mcp: {apps: true}`): linked from their tools, served as resources. */
-  apps?: AppViews,
-  /** The app's routers' hidden fields (RequestContext.hiddenOf). */
-  hiddenOf?: HiddenFieldsLookup,
-) {
+/** Everything the per-request servers share, built once (endpoint.ts). */
+export interface ServerFactoryOptions {
+  tools: readonly ToolDefinition[];
+  info: ServerInfo;
+  logger: Logger;
+  /** The one tool-call runner's options (runner.ts). */
+  runner: ToolRunnerOptions;
+  /** Where `resources/*` and `completion/complete` are answered (resourceProviders.ts). */
+  resources?: readonly McpResourceProvider[];
+  /**
+   * The MCP Apps views (`mcp: {apps: true}`): linked from their tools' `_meta`, declared as
+   * the extension; their `ui://` resources are one of `resources`.
+   */
+  apps?: AppViews;
+  /** Adds to a tool's successful result (the records it returns, linked: resourceLinks.ts). */
+  decorateResult?: (
+    tool: ToolDefinition | undefined,
+    caller: McpCaller,
+    result: CallToolResult,
+  ) => Promise<CallToolResult>;
+}
+
+/**
+ * The 2026 era's cache hints for what the resources answer: records are the caller's own
+ * and change at any time, so never cached by a shared cache and never kept.
+ */
+const PER_USER = { ttlMs: 0, cacheScope: "private" } as const;
+const RESOURCE_CACHE_HINTS = {
+  "resources/list": PER_USER,
+  "resources/read": PER_USER,
+  "resources/templates/list": PER_USER,
+};
+
+export function createServerFactory(options: ServerFactoryOptions) {
+  const { tools, info, logger, runner, decorateResult, apps } = options;
+  const providers = options.resources ?? [];
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // What `tools/list` answers, built once per distinct set of visible tools (visibleTools.ts)
   // and serialized once too (toolsListReply.ts).
   const listFor = createToolCatalog(tools, (visible) =>
     catalogReply({ tools: visible.map((tool) => listedTool(tool, apps)) }),
   );
-  const runner: ToolRunnerOptions = {
-    surface: "mcp",
-    logger,
-    ...(observer ? { observer } : {}),
-    ...(hiddenOf ? { hiddenOf } : {}),
-    ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "toolCall" as const } } : {}),
+  const capabilities = {
+    tools: { listChanged: false },
+    ...resourceCapabilities(providers),
+    ...(apps ? { extensions: appCapabilities().extensions } : {}),
+  };
+  const serverOptions = {
+    capabilities,
+    ...(providers.length > 0 ? { cacheHints: RESOURCE_CACHE_HINTS } : {}),
   };
 
   /** A failure outside any one tool (e.g. a permission check threw while listing), reported. */
@@ -102,8 +112,9 @@ export function createServerFactory(
 
   /** The runner's outcome in MCP's shape: a result, an `isError` result, or a JSON-RPC error. */
   async function callTool(caller: McpCaller, name: string, args: unknown): Promise<CallToolResult> {
+    const tool = byName.get(name);
     const outcome = await runToolCall(runner, {
-      tool: byName.get(name),
+      tool,
       name,
       args,
       user: caller.user,
@@ -111,7 +122,10 @@ export function createServerFactory(
       ...(caller.ip ? { ip: caller.ip } : {}),
       ...(caller.failure ? { failure: caller.failure } : {}),
     });
-    if (outcome.status === "done") return successResult(outcome.output);
+    if (outcome.status === "done") {
+      const result = successResult(outcome.output);
+      return decorateResult ? decorateResult(tool, caller, result) : result;
+    }
     // A tool this caller does not see answers exactly as a tool that does not exist.
     if (outcome.status === "unseen") throw protocolError(unknownTool(name));
     if (outcome.error.code === "rate_limited") {
@@ -124,10 +138,7 @@ export function createServerFactory(
 
   return (ctx: McpRequestContext): Server => {
     const caller = (ctx.authInfo?.extra?.caller as McpCaller | undefined) ?? { headers: {} };
-    const server = new Server(info, {
-      capabilities: { tools: { listChanged: false }, ...(apps ? appCapabilities() : {}) },
-    });
-    if (apps) registerAppResources(server, apps, byName, caller.user);
+    const server = new Server(info, serverOptions);
     server.setRequestHandler("tools/list", async () => {
       if (caller.failure) throw protocolError(caller.failure);
       try {
@@ -139,6 +150,7 @@ export function createServerFactory(
     server.setRequestHandler("tools/call", (request) =>
       callTool(caller, request.params.name, request.params.arguments),
     );
+    serveResources(server, providers, caller, protocolFailure);
     return server;
   };
 }

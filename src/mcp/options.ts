@@ -1,5 +1,6 @@
 /** `TerrenoAppOptions.mcp`: the options of the MCP endpoint. */
 import type { DiscoveryOptions } from "../tools/discovery/discoveryTools.js";
+import type { RecordResourceOptions } from "./recordResources.js";
 import type { McpOAuthOptions } from "./resourceMetadata.js";
 
 export interface McpEndpointOptions {
@@ -32,6 +33,14 @@ export interface McpEndpointOptions {
    * callers only; read-only. Default off.
    */
   discovery?: boolean | DiscoveryOptions;
+  /**
+   * Records as MCP resources: each model with a read tool has the template
+   * `terreno://{prefix}/{id}` (`resources/read` answers what the read tool answers),
+   * `resources/list` lists the caller's most recent records per model, `completion/complete`
+   * offers the caller's own ids, and tool results link the records they return. `false`
+   * turns all of it off; options set the scheme and the list's size. Default on.
+   */
+  resources?: boolean | RecordResourceOptions;
   /**
    * MCP Apps (the `io.modelcontextprotocol/ui` extension): each model's list tool links a table
    * view and its read tool a record card (`_meta.ui.resourceUri`, a `ui://terreno/<tool>`

@@ -11,8 +11,8 @@ import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { User } from "../core/types.js";
 import { clientIp } from "../ops/rateLimit.js";
+import type { McpCaller } from "./caller.js";
 import { sendJsonRpcError } from "./jsonRpcError.js";
-import type { McpCaller } from "./mcpServerFactory.js";
 import { bearerChallenge, mcpResourceUrl, resourceMetadataUrl } from "./resourceMetadata.js";
 
 export interface ResolveMcpCallerOptions {

@@ -147,6 +147,9 @@ function actionToolDefinitions(resource: Resource): HandlerToolDefinition[] {
       outputSchema: outputSchemaOf(config, where),
       annotations: annotationsOf(title, config.annotations),
       access: actionAccess(resource.views.tools, name, config),
+      ...(config.confirm
+        ? { confirm: typeof config.confirm === "string" ? config.confirm : `${title}?` }
+        : {}),
       handler: async (args, ctx) => {
         if (!instance) return { data: await action(resource, ctx, name, { input: args }) };
         const { id, ...rest } = args;

@@ -45,6 +45,11 @@ interface ToolDefinitionBase {
    * advertises.
    */
   validate?: Validator;
+  /**
+   * The question to ask the person before the call runs, when the client can ask them
+   * (MCP elicitation; `mcp.confirm`, an action's `confirm`). Absent: no confirmation.
+   */
+  confirm?: string;
 }
 
 /** A model's CRUD tool: runs a core operation on `resource`. */
@@ -151,6 +156,7 @@ export function toolDefinitionsFor(resource: Resource): ResourceToolDefinition[]
       outputSchema: toolOutputSchema(resource, method),
       annotations: { title, ...ANNOTATIONS[method] },
       access: crudAccess(resource, resource.views.tools, method),
+      ...(config.confirm?.includes(method as "delete") ? { confirm: `${title}?` } : {}),
       ...(BODY_METHODS.has(method)
         ? {}
         : { validate: validatorFor(resource, method, inputSchema) }),

@@ -91,3 +91,71 @@ export function toolError(result: ToolCallOutcome): {
   const json = text.slice(text.indexOf("\n") + 1);
   return JSON.parse(json).error;
 }
+
+/** What the v1 and v2 SDK clients share beyond tools: resources, completions, capabilities. */
+export interface SdkTestClient {
+  listResources(params?: { cursor?: string }): Promise<{
+    resources: Array<{ uri: string; name: string; title?: string; mimeType?: string }>;
+    nextCursor?: string;
+  }>;
+  readResource(params: {
+    uri: string;
+  }): Promise<{ contents: Array<{ uri: string; text?: string; mimeType?: string }> }>;
+  listResourceTemplates(): Promise<{
+    resourceTemplates: Array<{ uriTemplate: string; name: string; mimeType?: string }>;
+  }>;
+  complete(params: {
+    ref: { type: "ref/resource"; uri: string };
+    argument: { name: string; value: string };
+  }): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  getServerCapabilities(): Record<string, unknown> | undefined;
+  close(): Promise<void>;
+}
+
+/** An elicitation answer a test client gives: what the person did. */
+export type ElicitAnswer =
+  | { action: "accept"; content: Record<string, string | number | boolean> }
+  | {
+      action: "decline" | "cancel";
+    };
+
+/**
+ * The SDK client itself (v1, or v2 in either era). With `elicit`, it declares form-mode
+ * elicitation and answers every `elicitation/create` with it, recording the requests.
+ */
+export async function connectSdkClient(
+  kind: ClientKind,
+  url: string,
+  token?: string,
+  elicit?: { answer: () => ElicitAnswer; asked: unknown[] },
+): Promise<SdkTestClient> {
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const endpoint = new URL("/mcp", url);
+  const capabilities = elicit ? { elicitation: { form: {} } } : {};
+  if (kind === "v1") {
+    const client = new ClientV1({ name: "terreno-test-v1", version: "1.0.0" }, { capabilities });
+    if (elicit) {
+      const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        elicit.asked.push(request.params);
+        return elicit.answer();
+      });
+    }
+    await client.connect(new TransportV1(endpoint, { requestInit: { headers } }));
+    return client as unknown as SdkTestClient;
+  }
+  const mode = kind === "v2-legacy" ? "legacy" : "auto";
+  const client = new ClientV2(
+    { name: "terreno-test-v2", version: "1.0.0" },
+    { versionNegotiation: { mode }, capabilities },
+  );
+  if (elicit) {
+    client.setRequestHandler("elicitation/create", async (request) => {
+      elicit.asked.push(request.params);
+      return elicit.answer();
+    });
+  }
+  await client.connect(new TransportV2(endpoint, { requestInit: { headers } }));
+  return client as unknown as SdkTestClient;
+}

@@ -18,6 +18,12 @@ export interface ListInput {
   page?: unknown;
   limit?: unknown;
   populate?: unknown;
+  /**
+   * A filter set by the framework itself, never from a caller's input (MCP completions match
+   * ids and titles with it): trusted like `defaultQueryParams`, conjoined with the caller's
+   * filter and under `queryFilter`, so it can only narrow the caller's list.
+   */
+  match?: PlainObject;
 }
 
 export interface ListResult {
@@ -46,7 +52,9 @@ function positiveInteger(value: unknown, name: string, fallback: number): number
  */
 function checkTypedInput(view: SurfaceView, input: ListInput): void {
   if (!view.listInput) return;
-  const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const given = Object.fromEntries(
+    Object.entries(input).filter(([key, v]) => v !== undefined && key !== "match"),
+  );
   const checked = view.listInput.validate(given);
   if (!checked.ok) throw validationFailed(checked.message, checked.fields);
 }
@@ -76,7 +84,7 @@ export async function list(
   const { options, description, model } = resource;
   const view = await authorize(resource, ctx, "list");
   // The filter is checked by buildFilter, which names paths as this surface's caller sent them.
-  assertNoForbiddenKeys({ ...input, filter: undefined }, "request");
+  assertNoForbiddenKeys({ ...input, filter: undefined, match: undefined }, "request");
   checkTypedInput(view, input);
 
   const limit = Math.min(positiveInteger(input.limit, "limit", view.defaultLimit), view.maxLimit);
@@ -96,6 +104,7 @@ export async function list(
       filter = conjoinFilters(filter, { [key]: defaults[key] });
     }
   }
+  if (input.match) filter = conjoinFilters(filter, input.match);
   if (options.queryFilter) {
     const scope = await options.queryFilter(ctx.user, filter);
     if (scope === null) {
