@@ -81,7 +81,8 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
     info: { name: options.name ?? "terreno-mcp", version: options.version ?? "0.1.0" },
     logger,
     runner,
-    resources: [...(records.resources ?? []), ...(apps ? [appResourceProvider(apps, byName)] : [])],
+    // The views (a few, fixed) list before the records (paged per model).
+    resources: [...(apps ? [appResourceProvider(apps, byName)] : []), ...(records.resources ?? [])],
     ...(records.decorateResult ? { decorateResult: records.decorateResult } : {}),
     ...(apps ? { apps } : {}),
   });

@@ -206,7 +206,10 @@ describe("MCP Apps views", () => {
       });
 
       test("resources/list names the views the caller's tools link, and only those", async () => {
-        const { resources } = await client.listResources();
+        // Records are resources too (terreno://…); the views are the ui:// ones.
+        const resources = (await client.listResources()).resources.filter((resource) =>
+          resource.uri.startsWith("ui://"),
+        );
         const uris = resources.map((resource) => resource.uri).sort();
         assert.deepEqual(uris, [
           "ui://terreno/todos_list",
