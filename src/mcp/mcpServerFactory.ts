@@ -21,6 +21,14 @@ import { createToolCatalog } from "../tools/visibleTools.js";
 import { appCapabilities, toolMeta } from "./appResources.js";
 import type { McpCaller } from "./caller.js";
 import {
+  answerOf,
+  askModern,
+  elicitsForms,
+  modernCapabilities,
+  needsConfirmation,
+  notConfirmed,
+} from "./confirm.js";
+import {
   type McpResourceProvider,
   resourceCapabilities,
   serveResources,
@@ -147,9 +155,17 @@ export function createServerFactory(options: ServerFactoryOptions) {
         throw protocolFailure(error, "tools/list");
       }
     });
-    server.setRequestHandler("tools/call", (request) =>
-      callTool(caller, request.params.name, request.params.arguments),
-    );
+    server.setRequestHandler("tools/call", async (request, reqCtx) => {
+      const { name, arguments: args } = request.params;
+      const tool = byName.get(name);
+      const confirmed = await needsConfirmation(tool, caller, args);
+      if (confirmed && ctx.era === "modern" && elicitsForms(modernCapabilities(reqCtx))) {
+        const answer = answerOf(reqCtx.mcpReq.inputResponses);
+        if (!answer) return askModern(confirmed, args);
+        if (!answer.yes) return notConfirmed(confirmed, answer.action);
+      }
+      return callTool(caller, name, args);
+    });
     serveResources(server, providers, caller, protocolFailure);
     return server;
   };

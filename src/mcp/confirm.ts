@@ -1,0 +1,125 @@
+/**
+ * Confirmations the client asks the person for (`mcp.confirm`, an action's `confirm`): before
+ * such a tool runs, a client that declared form elicitation is asked `{confirm: boolean}`. On
+ * the 2026-07-28 era the call answers `input_required` and runs when the retry carries an
+ * accepted `true`; a decline, a cancel or `false` answers an `isError` result and writes
+ * nothing. A client without elicitation, or a call the runner would refuse anyway (a tool the
+ * caller does not see, bad arguments), runs as before, so nothing is asked that could not
+ * happen, and no unseen tool is revealed by a question.
+ */
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import { canSeeTool } from "../tools/visibleTools.js";
+import type { McpCaller } from "./caller.js";
+
+const KEY = "confirm";
+
+const CONFIRM_SCHEMA = {
+  type: "object" as const,
+  properties: {
+    confirm: { type: "boolean" as const, title: "Confirm", description: "Yes, go ahead." },
+  },
+  required: ["confirm"],
+};
+
+/** Whether a client's declared capabilities include form-mode elicitation. */
+export function elicitsForms(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
+  if (!elicitation) return false;
+  // `elicitation: {}` is form mode (2025-06-18); later revisions name the modes.
+  return elicitation.form !== undefined || elicitation.url === undefined;
+}
+
+/** The question the person answers. */
+export function confirmMessage(tool: ToolDefinition, args: unknown): string {
+  const id = (args as { id?: unknown } | null)?.id;
+  return typeof id === "string" ? `${tool.confirm} (id ${id})` : (tool.confirm ?? tool.title);
+}
+
+/**
+ * The tool, when this call asks first: a confirmed tool the caller sees, with arguments its
+ * validator accepts (create and update bodies are checked by the core, after the answer).
+ */
+export async function needsConfirmation(
+  tool: ToolDefinition | undefined,
+  caller: McpCaller,
+  args: unknown,
+): Promise<ToolDefinition | undefined> {
+  if (!tool?.confirm || caller.failure) return undefined;
+  if (!(await canSeeTool(tool, caller.user))) return undefined;
+  const input = args ?? {};
+  if (typeof input === "object" && tool.validate && !tool.validate(input as never).ok) {
+    return undefined;
+  }
+  return tool;
+}
+
+/** What the person did: `accept` with `true` is a yes; anything else a no. */
+export type Answer = { yes: true } | { yes: false; action: string };
+
+function answerFrom(action: string, content: Record<string, unknown> | undefined): Answer {
+  if (action === "accept") {
+    return content?.confirm === true ? { yes: true } : { yes: false, action: "answered no" };
+  }
+  return { yes: false, action: action === "decline" ? "declined" : "cancelled" };
+}
+
+/** The answer a 2026-07-28 retry carries, or undefined when the person was not asked yet. */
+export function answerOf(responses: Record<string, unknown> | undefined): Answer | undefined {
+  const response = inputResponse(responses, KEY);
+  return response.kind === "elicit" ? answerFrom(response.action, response.content) : undefined;
+}
+
+/** The result of a call the person did not confirm: nothing ran. */
+export function notConfirmed(tool: ToolDefinition, action: string): CallToolResult {
+  const detail = `The person did not confirm ${tool.name} (${action}); nothing was done.`;
+  return {
+    isError: true,
+    content: [
+      {
+        type: "text",
+        text: `not_confirmed: ${detail}\n${JSON.stringify({ error: { code: "not_confirmed", detail } })}`,
+      },
+    ],
+  };
+}
+
+/** The 2026-07-28 question: an `input_required` result the client fulfils and retries. */
+export function askModern(tool: ToolDefinition, args: unknown): InputRequiredResult {
+  return inputRequired({
+    inputRequests: {
+      [KEY]: inputRequired.elicit({
+        message: confirmMessage(tool, args),
+        requestedSchema: CONFIRM_SCHEMA,
+      }),
+    },
+  });
+}
+
+/** The capabilities a 2026-07-28 request declares on its envelope. */
+export function modernCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+}
+
+/** The 2025-era question: an `elicitation/create` request sent while the call waits. */
+export async function askLegacy(
+  ctx: ServerContext,
+  tool: ToolDefinition,
+  args: unknown,
+): Promise<Answer> {
+  const answer = await ctx.mcpReq.elicitInput({
+    mode: "form",
+    message: confirmMessage(tool, args),
+    requestedSchema: CONFIRM_SCHEMA,
+  });
+  return answerFrom(answer.action, answer.content);
+}
