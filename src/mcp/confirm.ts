@@ -39,7 +39,7 @@ export function elicitsForms(capabilities: ClientCapabilities | undefined): bool
 }
 
 /** The question the person answers. */
-export function confirmMessage(tool: ToolDefinition, args: unknown): string {
+function confirmMessage(tool: ToolDefinition, args: unknown): string {
   const id = (args as { id?: unknown } | null)?.id;
   return typeof id === "string" ? `${tool.confirm} (id ${id})` : (tool.confirm ?? tool.title);
 }
@@ -108,18 +108,4 @@ export function askModern(tool: ToolDefinition, args: unknown): InputRequiredRes
 export function modernCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-}
-
-/** The 2025-era question: an `elicitation/create` request sent while the call waits. */
-export async function askLegacy(
-  ctx: ServerContext,
-  tool: ToolDefinition,
-  args: unknown,
-): Promise<Answer> {
-  const answer = await ctx.mcpReq.elicitInput({
-    mode: "form",
-    message: confirmMessage(tool, args),
-    requestedSchema: CONFIRM_SCHEMA,
-  });
-  return answerFrom(answer.action, answer.content);
 }
