@@ -133,6 +133,10 @@ function verifyToken(options: JwtAuthOptions, token: string, type: TokenType): s
     if (typeof payload !== "object" || payload.typ !== type || typeof payload.sub !== "string") {
       throw unauthenticated("The token is not a valid access token.");
     }
+    // jsonwebtoken accepts a token without `exp`, which would never expire: ours always have one.
+    if (typeof payload.exp !== "number") {
+      throw unauthenticated("The token has no expiry (exp), so it is refused.");
+    }
     return payload.sub;
   } catch (error) {
     if (error instanceof jwt.TokenExpiredError) throw unauthenticated("The token has expired.");

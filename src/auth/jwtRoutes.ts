@@ -5,12 +5,23 @@
  */
 import express, { type Request, type Router } from "express";
 import { type FieldErrors, unauthenticated, validationFailed } from "../core/errors.js";
+import { assertNoForbiddenKeys } from "../core/inputSafety.js";
 import type { Logger } from "../core/logger.js";
 import { modelView, presentDocument } from "../core/present.js";
 import type { AnyModel, User } from "../core/types.js";
 import { errorMiddleware } from "../http/sendError.js";
+import { rateLimited } from "../ops/loginLockout.js";
 import { clientIp, type LoginGuard } from "../ops/rateLimit.js";
+import {
+  createDeviceToken,
+  deviceCookie,
+  deviceTokenModel,
+  presentedDeviceToken,
+} from "./deviceTokens.js";
+import { emailProblem, normalizeEmail } from "./emailAddress.js";
+import { revokeUserGrants } from "./grantRevocation.js";
 import { issueTokens, type JwtAuthOptions, loadActiveUser } from "./jwt.js";
+import { judgeLogin } from "./loginJudge.js";
 import { hashPassword, passwordProblem, verifyPassword } from "./password.js";
 import { callerOf, noStore, sessionCallerOf, wrap } from "./routeHelpers.js";
 import {
@@ -21,8 +32,6 @@ import {
   revokeUserSessions,
 } from "./sessions.js";
 import { toUser } from "./userPlugin.js";
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Body = Record<string, unknown>;
 
@@ -38,14 +47,15 @@ function readCredentials(
   body: Body,
   allowed: readonly string[],
 ): { email: string; password: string } {
+  // NUL characters and lone surrogates, named by field, as on every other surface.
+  assertNoForbiddenKeys(body, "credentials body");
   const errors: FieldErrors = {};
   for (const key of Object.keys(body)) {
     if (key !== "email" && key !== "password" && !allowed.includes(key))
       errors[key] = "is not an allowed field";
   }
-  if (typeof body.email !== "string" || !EMAIL.test(body.email) || body.email.length > 254) {
-    errors.email = "must be an email address";
-  }
+  const emailError = emailProblem(body.email);
+  if (emailError) errors.email = emailError;
   const passwordError = passwordProblem(body.password);
   if (passwordError) errors.password = passwordError;
   for (const key of allowed) {
@@ -53,7 +63,7 @@ function readCredentials(
     if (value !== undefined && typeof value !== "string") errors[key] = "must be a string";
   }
   if (Object.keys(errors).length > 0) throw validationFailed("Invalid credentials body.", errors);
-  return { email: (body.email as string).toLowerCase().trim(), password: body.password as string };
+  return { email: normalizeEmail(body.email as string), password: body.password as string };
 }
 
 /** Refuses any key outside `allowed` (400 naming each). */
@@ -105,20 +115,24 @@ export function jwtRoutes(
   router.post(
     "/login",
     wrap(async (req, res) => {
-      const { email, password } = readCredentials(readBody(req), []);
-      const ip = clientIp(req);
-      // A locked account answers 429 before its password is checked, even the right one.
-      await loginGuard?.check(email, ip);
-      const user = await userModel.findOne({ email }).select("+passwordHash").exec();
-      const valid = await verifyPassword(password, user?.get("passwordHash"));
-      if (!user || !valid) {
-        await loginGuard?.failed(email, ip);
-        throw unauthenticated("Invalid email or password.");
+      const body = readBody(req);
+      const { email, password } = readCredentials(body, ["deviceToken"]);
+      const verdict = await judgeLogin(userModel, loginGuard, {
+        email,
+        password,
+        ip: clientIp(req),
+        deviceToken: presentedDeviceToken(body, req.headers.cookie),
+      });
+      if (verdict.kind === "locked") {
+        throw rateLimited("Too many failed logins for this account.", verdict.seconds);
       }
-      if (user.get("disabled") === true) throw unauthenticated("This user is disabled.");
-      await loginGuard?.succeeded(email, ip);
+      if (verdict.kind === "invalid") throw unauthenticated("Invalid email or password.");
+      if (verdict.kind === "disabled") throw unauthenticated("This user is disabled.");
+      const { user, deviceToken } = verdict;
       await options.onLogin?.(toUser(user));
-      res.json({ data: await issueTokens(userModel, options, String(user._id)) });
+      const tokens = await issueTokens(userModel, options, String(user._id));
+      res.setHeader("Set-Cookie", deviceCookie(deviceToken, req.secure));
+      res.json({ data: { ...tokens, deviceToken } });
     }),
   );
 
@@ -190,9 +204,13 @@ export function jwtRoutes(
       }
       doc.set("passwordHash", await hashPassword(body.newPassword as string));
       await doc.save();
-      // authUserPlugin's hook has revoked them already; this covers user models without it.
-      await revokeUserSessions(user.id, userModel.db);
-      res.json({ data: await issueTokens(userModel, options, user.id) });
+      // authUserPlugin's hook has ended every grant already (refresh tokens, device tokens,
+      // PATs, OAuth grants); this covers user models without it.
+      await revokeUserGrants(user.id, userModel.db);
+      // The client that made the change keeps a known device: a fresh token, as after a login.
+      const deviceToken = await createDeviceToken(deviceTokenModel(userModel.db), user.id);
+      res.setHeader("Set-Cookie", deviceCookie(deviceToken, req.secure));
+      res.json({ data: { ...(await issueTokens(userModel, options, user.id)), deviceToken } });
     }),
   );
 

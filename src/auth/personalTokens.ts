@@ -15,6 +15,7 @@ import mongoose, { type Connection, Schema, type Types } from "mongoose";
 import { unauthenticated } from "../core/errors.js";
 import type { AnyModel, User } from "../core/types.js";
 import { type AuthProvider, bearerToken } from "./callerResolver.js";
+import { registerGrantRevoker } from "./grantRevocation.js";
 import { loadActiveUser } from "./jwt.js";
 import {
   ensureTokenIndexes,
@@ -231,6 +232,8 @@ async function resolvePersonalToken(userModel: AnyModel, token: string): Promise
 export function personalTokenProvider(userModel: AnyModel): AuthProvider {
   // Registered now, so its indexes are built before the first request needs them.
   accessTokenModel(userModel.db);
+  // A password change, reset or disabling the user deletes their tokens.
+  registerGrantRevoker(userModel.db, "personal-tokens", revokeUserPersonalTokens);
   return {
     name: "personal-token",
     async resolve(headers) {

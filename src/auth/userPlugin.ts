@@ -1,12 +1,13 @@
 /**
  * A Mongoose plugin adding the fields the built-in auth needs to a user schema. The
  * password hash is `select: false`, so it is hidden on every surface by construction.
- * Its middleware revokes a user's refresh tokens whenever the password hash changes or the
- * user becomes disabled, through whatever route or script makes the change.
+ * Its middleware ends every grant of a user (refresh tokens, device tokens, personal access
+ * tokens, OAuth grants: grantRevocation.ts) whenever the password hash changes or the user
+ * becomes disabled, through whatever route or script makes the change.
  */
 import type { Document, Model, Query, Schema } from "mongoose";
 import type { User } from "../core/types.js";
-import { revokeUserSessions } from "./sessions.js";
+import { revokeUserGrants } from "./grantRevocation.js";
 
 /** Set on a document in `pre("save")` when its save must revoke the user's sessions. */
 const REVOKE_ON_SAVE = "terrenoRevokeSessions";
@@ -61,7 +62,7 @@ function addSessionRevocation(schema: Schema): void {
   schema.post("save", async function (this: Document) {
     if (this.$locals[REVOKE_ON_SAVE] !== true) return;
     this.$locals[REVOKE_ON_SAVE] = false;
-    await revokeUserSessions(String(this._id), (this.constructor as Model<unknown>).db);
+    await revokeUserGrants(String(this._id), (this.constructor as Model<unknown>).db);
   });
 
   for (const op of QUERY_UPDATES) {
@@ -104,7 +105,7 @@ function addSessionRevocation(schema: Schema): void {
             );
           })
           .map((state) => String(state._id));
-        if (revoke.length > 0) await revokeUserSessions(revoke, this.model.db);
+        if (revoke.length > 0) await revokeUserGrants(revoke, this.model.db);
       },
     );
   }

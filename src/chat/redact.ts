@@ -5,13 +5,20 @@
  *
  * A `Redactor` holds one request's mapping. Numbering follows first appearance, and one value
  * always gets the same placeholder, so redacting the same history again gives the same text.
+ * Text is normalised first (NFKC, zero-width characters removed), so full-width digits, a
+ * zero-width space inside an address and other lookalike forms cannot slip past the patterns;
+ * what the model sees, and what `restore` gives back, is the normalised text.
  */
 
 export type PIIKind = "EMAIL" | "PHONE" | "CARD";
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-/** 13 to 19 digits, optionally grouped by single spaces or dashes. */
-const CARD = /(?<![\w+])\d(?:[ -]?\d){12,18}(?!\w)/g;
+/** Internationalised too: letters and digits of any script (`jö@exämple.com`). */
+const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
+/** 13 to 19 digits, optionally grouped by a dash, a dot, or one or two spaces. */
+const CARD = /(?<![\w+.])\d(?:(?:[-.]| {1,2})?\d){12,18}(?![\w]|\.\d)/g;
+/** Invisible characters that split a value without showing: zero-width spaces and joiners,
+ * word joiner, BOM, soft hyphen, and the other format characters of Unicode category Cf. */
+const INVISIBLE = /[\p{Cf}]/gu;
 /**
  * An optional `+country` code, an optional `(area)`, then digit groups split by a space, dot or
  * dash; 10 to 15 digits in all (checked below), bounded so ids and dates do not match.
@@ -35,6 +42,11 @@ export function luhnValid(digits: string): boolean {
     double = !double;
   }
   return sum % 10 === 0;
+}
+
+/** NFKC (full-width and other compatibility forms become plain ones), invisibles removed. */
+function normalizeText(text: string): string {
+  return text.normalize("NFKC").replace(INVISIBLE, "");
 }
 
 function digitCount(text: string): number {
@@ -64,7 +76,7 @@ export class Redactor {
 
   /** `text` with every email, Luhn-valid card number and phone number replaced. */
   redact(text: string): string {
-    return text
+    return normalizeText(text)
       .replace(EMAIL, (match) => this.placeholderFor("EMAIL", match))
       .replace(CARD, (match) =>
         luhnValid(match.replace(/\D/g, "")) ? this.placeholderFor("CARD", match) : match,

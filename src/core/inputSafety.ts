@@ -1,7 +1,8 @@
 /**
  * Structural checks on untrusted input that hold on every surface, before any schema
  * validation: server-side JavaScript operators and prototype-polluting keys are refused
- * at any depth, and written documents may not carry operator-like or dotted keys.
+ * at any depth, no string (key or value) may hold a NUL or a lone surrogate, and written
+ * documents may not carry operator-like or dotted keys.
  */
 import { FORBIDDEN_OPERATORS } from "../schema/operators.js";
 import { validationFailed } from "./errors.js";
@@ -117,15 +118,69 @@ export function findProtoKey(value: unknown): string | undefined {
   return found?.key === "__proto__" ? found.path : undefined;
 }
 
-/** For filters, sorts and every other input: no `$where`/`$expr`/`$function`, no prototype keys. */
+/** In `u` mode a pair is one code point, so only an unpaired half matches. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** Why a string cannot be stored or compared faithfully, or undefined when it can. */
+function textProblem(text: string): string | undefined {
+  // NUL truncates strings in C drivers and some databases (FerretDB refuses them); a lone
+  // surrogate is not Unicode, so it is stored as U+FFFD or refused, depending on the store.
+  if (text.includes("\u0000")) return "may not contain NUL characters";
+  if (LONE_SURROGATE.test(text)) return "may not contain a lone surrogate (malformed UTF-16)";
+  return undefined;
+}
+
+/** The path and reason of the first string (key or value) `textProblem` refuses. */
+function findBadText(
+  value: unknown,
+  path: string,
+  depth: number,
+): { path: string; reason: string } | undefined {
+  if (typeof value === "string") {
+    const reason = textProblem(value);
+    return reason ? { path: path || "(root)", reason } : undefined;
+  }
+  if (depth > MAX_DEPTH || typeof value !== "object" || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findBadText(item, path ? `${path}.${index}` : String(index), depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  for (const key of Object.keys(value)) {
+    const childPath = path ? `${path}.${key}` : key;
+    const keyReason = textProblem(key);
+    // The key itself cannot be shown faithfully: name the parent and say why.
+    if (keyReason) return { path: path || "(root)", reason: `keys ${keyReason}` };
+    const found = findBadText(value[key], childPath, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * For filters, sorts and every other input: no `$where`/`$expr`/`$function`, no prototype keys,
+ * no NUL or lone surrogate in any string.
+ */
 export function assertNoForbiddenKeys(value: unknown, label: string): void {
   const found = findKey(value, (key) => FORBIDDEN.has(key) || PROTOTYPE_KEYS.has(key), "", 0);
-  if (!found) return;
+  if (!found) {
+    assertWellFormedText(value, label);
+    return;
+  }
   // The detail names no reason: `fields` says it once (a tool's error text lists both).
   const reason = FORBIDDEN.has(found.key)
     ? `operator ${found.key} is not allowed`
     : describeKey(found.key);
   throw validationFailed(`Invalid ${label}.`, { [found.path]: reason });
+}
+
+/** Refuses NUL characters and lone surrogates in any string of `value` (keys included). */
+function assertWellFormedText(value: unknown, label: string): void {
+  const bad = findBadText(value, "", 0);
+  if (bad) throw validationFailed(`Invalid ${label}.`, { [bad.path]: bad.reason });
 }
 
 /** For document bodies: additionally no `$`-prefixed or dotted keys at any depth (Map and Mixed values included). */

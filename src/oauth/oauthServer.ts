@@ -15,6 +15,7 @@ import type { Request, Response } from "express";
 import type { JSONWebKeySet } from "jose";
 import type { Connection } from "mongoose";
 import type { TerrenoPlugin } from "../app/types.js";
+import { registerGrantRevoker } from "../auth/grantRevocation.js";
 import { MCP_SCOPES } from "../core/scopes.js";
 import type { AnyModel } from "../core/types.js";
 import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
@@ -27,6 +28,7 @@ import {
 } from "./authInstance.js";
 import { oauthOpenApi } from "./oauthOpenApi.js";
 import { oauthPageRoutes } from "./pageRoutes.js";
+import { revokeOAuthGrants } from "./userGrants.js";
 
 export const DEFAULT_OAUTH_BASE_PATH = "/oauth";
 export const DEFAULT_OAUTH_SCOPES: readonly string[] = [...MCP_SCOPES, "openid", "offline_access"];
@@ -146,6 +148,10 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
     instance ??= createOAuthInstance(settings, plugins, options.connection ?? options.userModel.db);
     return instance;
   };
+  // A password change, reset or disabling the user ends their OAuth grants and sessions too.
+  registerGrantRevoker(options.userModel.db, "oauth-server", (ids) =>
+    revokeOAuthGrants(auth(), ids),
+  );
   let nodeHandler: ReturnType<typeof toNodeHandler> | undefined;
   const handle = (req: Request, res: Response, next: (error?: unknown) => void) => {
     nodeHandler ??= toNodeHandler(auth());

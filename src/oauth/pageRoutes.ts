@@ -6,7 +6,9 @@
  */
 
 import express, { type Request, type Response, type Router } from "express";
-import { verifyPassword } from "../auth/password.js";
+import { deviceCookie, presentedDeviceToken } from "../auth/deviceTokens.js";
+import { normalizeEmail } from "../auth/emailAddress.js";
+import { judgeLogin } from "../auth/loginJudge.js";
 import { noStore } from "../auth/routeHelpers.js";
 import { MCP_READ_SCOPE, MCP_WRITE_SCOPE } from "../core/scopes.js";
 import type { AnyModel } from "../core/types.js";
@@ -68,7 +70,7 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
 
   const signIn = async (req: Request, res: Response) => {
     const oauthQuery = field(req, "oauth_query");
-    const email = field(req, "email").toLowerCase().trim();
+    const email = normalizeEmail(field(req, "email").trim());
     const again = async (status: number, error: string) => {
       const client = await clientOf(oauthQuery);
       const view = { action: req.baseUrl + req.path, oauthQuery, appName, client, email, error };
@@ -78,34 +80,29 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
       sendPage(res, 400, problemPage("Sign-in failed", "This sign-in link is incomplete."));
       return;
     }
-    const ip = clientIp(req);
-    try {
-      await loginGuard?.check(email, ip);
-    } catch {
+    const verdict = await judgeLogin(userModel, loginGuard, {
+      email,
+      password: field(req, "password"),
+      ip: clientIp(req),
+      deviceToken: presentedDeviceToken(undefined, req.headers.cookie),
+    });
+    if (verdict.kind === "locked") {
       await again(429, "Too many failed sign-ins for this account. Wait a minute and try again.");
       return;
     }
-    const user = email
-      ? await userModel
-          .findOne({ email: { $eq: email } })
-          .select("+passwordHash")
-          .exec()
-      : null;
-    const valid = await verifyPassword(field(req, "password"), user?.get("passwordHash"));
-    if (!user || !valid) {
-      await loginGuard?.failed(email, ip);
+    if (verdict.kind === "invalid") {
       await again(401, "Invalid email or password.");
       return;
     }
-    if (user.get("disabled") === true) {
+    if (verdict.kind === "disabled") {
       await again(403, "This account is disabled.");
       return;
     }
-    await loginGuard?.succeeded(email, ip);
+    const { user, deviceToken } = verdict;
     const name = user.get("name");
     const { request, headers } = libraryRequest(req, issuer);
-    await callLibrary(res, () =>
-      auth().api.terrenoOAuthSession({
+    await callLibrary(res, async () => {
+      const response = await auth().api.terrenoOAuthSession({
         body: {
           appUserId: String(user._id),
           email,
@@ -115,8 +112,11 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
         headers,
         request,
         asResponse: true,
-      }),
-    );
+      });
+      // The device is remembered once the sign-in went through (not for a stale link).
+      if (response.ok) res.append("Set-Cookie", deviceCookie(deviceToken, req.secure));
+      return response;
+    });
   };
   router.post("/login", form, sameOrigin, signIn);
 

@@ -6,10 +6,16 @@
  * (for that IP, or for everyone) with a growing block:
  *
  * - the failure that reaches the threshold locks for `lockSeconds`;
- * - every further attempt while locked (refused with 429 before the password is checked, so
- *   even the right password) doubles the lock, up to `maxLockSeconds`;
- * - after a lock ends, the next failure locks again at once, doubled, until a successful login;
+ * - attempts while locked are refused with 429 before the password is checked, and never
+ *   lengthen the lock (so an attacker cannot keep it growing, and the owner's right password
+ *   sent during a lock costs nothing);
+ * - after a lock ends, the next failure locks again at once, doubled (up to `maxLockSeconds`),
+ *   until a successful login;
  * - a successful login forgets the account's failures and locks (for that IP and overall).
+ *
+ * These locks apply to clients without a device token only: one presenting a valid device
+ * token is judged by that device's own counter (src/auth/loginJudge.ts), so the owner is never
+ * locked out by someone else's failures.
  *
  * Failures are remembered for `failureWindowSeconds` after the first one. Accounts are keyed
  * by a hash of the normalized email, so the store never holds addresses.
@@ -35,6 +41,10 @@ export interface LoginLockoutOptions {
 
 /** What the login route asks before checking a password and tells after. */
 export interface LoginGuard {
+  /** The thresholds and lock lengths, which device tokens use for their own counters too. */
+  readonly settings: Required<LoginLockoutOptions>;
+  /** Seconds this client must still wait while the account is locked for it; else undefined. */
+  lockedFor(account: string, ip: string): Promise<number | undefined>;
   /** Throws `rate_limited` (429 + Retry-After) while the account is locked for this client. */
   check(account: string, ip: string): Promise<void>;
   failed(account: string, ip: string): Promise<void>;
@@ -139,23 +149,28 @@ export function loginLockout(
     }
   };
 
+  const lockedFor = async (account: string, ip: string): Promise<number | undefined> => {
+    let longest: number | undefined;
+    for (const scope of scopes) {
+      await guarded(scope, async () => {
+        const state = await scope.failures.get(scope.key(account, ip));
+        if (!state || state.consumedPoints <= scope.threshold) return;
+        // Read only: an attempt while locked never lengthens the lock, or anyone could keep a
+        // victim locked out for good with one request per lock period.
+        const seconds = retryAfterSeconds(state.msBeforeNext);
+        longest = Math.max(longest ?? 0, seconds);
+      });
+    }
+    return longest;
+  };
+
   return {
+    settings: options,
+    lockedFor,
+
     async check(account, ip) {
-      for (const scope of scopes) {
-        await guarded(scope, async () => {
-          const key = scope.key(account, ip);
-          const state = await scope.failures.get(key);
-          if (!state || state.consumedPoints <= scope.threshold) return;
-          // Only the attempts of one address escalate its own lock. The account-wide lock is
-          // not lengthened by further attempts, or anyone could keep a victim locked out for
-          // good with one request an hour.
-          const seconds =
-            scope.name === "account"
-              ? Math.max(1, Math.ceil(state.msBeforeNext / 1000))
-              : await lock(scope, key);
-          throw rateLimited("Too many failed logins for this account.", seconds);
-        });
-      }
+      const seconds = await lockedFor(account, ip);
+      if (seconds) throw rateLimited("Too many failed logins for this account.", seconds);
     },
 
     async failed(account, ip) {

@@ -536,6 +536,22 @@ describe("getMCPTools", () => {
     assert.equal(await Todo.countDocuments(), count);
   });
 
+  test("execute refuses NUL and lone surrogates, naming the field, and writes nothing", async () => {
+    const tools = getMCPTools({ app, user: aliceUser });
+    const count = await Todo.countDocuments();
+    for (const [value, reason] of [
+      ["a\u0000b", /NUL/],
+      ["a\ud800b", /surrogate/],
+    ] as const) {
+      const output = (await execute(tools, "todos_create", { title: value })) as {
+        error?: { code?: string; fields?: Record<string, string> };
+      };
+      assert.equal(output.error?.code, "validation_failed");
+      assert.match(String(output.error?.fields?.title), reason);
+    }
+    assert.equal(await Todo.countDocuments(), count);
+  });
+
   test("include filters by model, method and tool name; unknown names fail loudly", () => {
     const names = (tools: ToolSet) => Object.keys(tools).sort();
     assert.deepEqual(names(getMCPTools({ app, include: { models: ["Food"] } })), [

@@ -36,7 +36,12 @@ describe("JWT auth", () => {
       .post("/auth/login")
       .send({ email: alice.email, password: "correct horse battery" });
     assert.equal(ok.status, 200);
-    assert.deepEqual(Object.keys(ok.body.data).sort(), ["refreshToken", "token", "userId"]);
+    assert.deepEqual(Object.keys(ok.body.data).sort(), [
+      "deviceToken",
+      "refreshToken",
+      "token",
+      "userId",
+    ]);
     const bad = await request(app)
       .post("/auth/login")
       .send({ email: alice.email, password: "wrong password!" });
@@ -104,6 +109,53 @@ describe("JWT auth", () => {
     }
     const malformedHeader = await request(app).get("/todos").set("Authorization", "Token abc");
     assert.equal(malformedHeader.status, 401);
+  });
+
+  test("a token without exp is refused: it would be valid forever (issue 24.6)", async () => {
+    const forever = jwt.sign({ typ: "access" }, JWT_SECRET, { subject: alice.userId });
+    for (const path of ["/todos", "/auth/me"]) {
+      const res = await request(app).get(path).set("Authorization", `Bearer ${forever}`);
+      assert.equal(res.status, 401, path);
+      assert.match(res.body.detail, /expir/);
+    }
+  });
+
+  test("signup: emails are NFKC-normalised; invisible and control characters are refused", async () => {
+    const wide = await request(app)
+      .post("/auth/signup")
+      .send({ email: "\uff41dmin-wide@rt.test", password: "long enough pw" });
+    assert.equal(wide.status, 201, JSON.stringify(wide.body));
+    assert.equal(await User.countDocuments({ email: "admin-wide@rt.test" }), 1);
+    // The lookalike of an existing address is that address: a duplicate, not a second account.
+    const again = await request(app)
+      .post("/auth/signup")
+      .send({ email: "admin-wide@rt.\uff54est", password: "long enough pw" });
+    assert.equal(again.status, 409);
+    // And it signs in as the same account, however it is typed.
+    const login = await request(app)
+      .post("/auth/login")
+      .send({ email: "\uff41dmin-wide@rt.test", password: "long enough pw" });
+    assert.equal(login.status, 200);
+    for (const email of [
+      "admin\u200b@rt.test",
+      "ad\u2060min@rt.test",
+      "admin@rt.test\u0007",
+      "\ufeffadmin@rt.test",
+      "admin@r\u00adt.test",
+      "admin\u202e@rt.test",
+    ]) {
+      const res = await request(app)
+        .post("/auth/signup")
+        .send({ email, password: "long enough pw" });
+      assert.equal(res.status, 400, JSON.stringify(email));
+      assert.match(res.body.fields.email, /invisible|control/);
+    }
+    assert.equal(await User.countDocuments({ email: /^admin@/ }), 0);
+    const nul = await request(app)
+      .post("/auth/signup")
+      .send({ email: "nul@rt.test", password: "long enough pw", name: "a\u0000b" });
+    assert.equal(nul.status, 400);
+    assert.match(nul.body.fields.name, /NUL/);
   });
 });
 

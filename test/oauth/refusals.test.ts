@@ -456,6 +456,35 @@ describe("the authorization server's configuration and limits", () => {
     }
   });
 
+  test("sign-in with a device token is judged by that device alone, not the account's lock", async () => {
+    const server = await startOAuthApp({ rateLimit: true });
+    try {
+      const email = "device-page@example.com";
+      await signUp(server.url, email);
+      // The device cookie of an earlier login (the app's own, or this page's: the same cookie).
+      const login = await request(server.app)
+        .post("/auth/login")
+        .send({ email, password: PASSWORD });
+      const device = String(login.headers["set-cookie"]).split(";")[0];
+      assert.match(device, /^terreno_device=tdv_/);
+      const attempt = (password: string, cookie?: string) => {
+        const req = request(server.app).post("/oauth/login").type("form");
+        if (cookie) req.set("Cookie", cookie);
+        return req.send({ email, password, oauth_query: "client_id=x" });
+      };
+      for (let i = 0; i < 5; i++) assert.equal((await attempt("wrong password")).status, 401);
+      assert.equal((await attempt(PASSWORD)).status, 429);
+      // With the device cookie the password is checked and accepted: what stops it now is only
+      // the made-up link (400), not the lock.
+      const known = await attempt(PASSWORD, device);
+      assert.equal(known.status, 400, known.text);
+      assert.match(known.text, /expired or was changed/);
+      assert.equal((await attempt(PASSWORD)).status, 429, "still locked for everyone else");
+    } finally {
+      await server.close();
+    }
+  });
+
   test("registration and the token endpoint spend the app's per-IP auth points, not Better Auth's", async () => {
     const server = await startOAuthApp({ rateLimit: true });
     try {

@@ -51,7 +51,7 @@ describe("login lockout", () => {
   // A high per-IP limit, so what refuses below is the account lockout.
   const app = buildApp({ auth: { perIp: { points: 1000, duration: 60 } } });
 
-  test("40 wrong passwords, then the right one: 429 while locked, Retry-After growing", async () => {
+  test("40 wrong passwords, then the right one: 429 while locked, the lock never growing", async () => {
     const user = await signUp(app, "locked");
     const statuses: number[] = [];
     const retryAfters: number[] = [];
@@ -65,10 +65,10 @@ describe("login lockout", () => {
     // Five failures are answered as such; from the sixth attempt on, the account is locked.
     assert.deepEqual(statuses.slice(0, 5), [401, 401, 401, 401, 401]);
     assert.ok(statuses.slice(5).every((status) => status === 429));
-    // Each attempt while locked doubles the lock (60 s, then 120, 240, …) up to the one-hour cap.
-    assert.deepEqual(retryAfters.slice(0, 5), [120, 240, 480, 960, 1920]);
-    for (let i = 1; i < retryAfters.length; i++) assert.ok(retryAfters[i] >= retryAfters[i - 1]);
-    assert.equal(retryAfters.at(-1), 3600);
+    // Attempts while locked never lengthen the lock (issue 24.1: they used to double it, up to
+    // an hour, so one request per lock period kept the owner out): it counts down from 60 s.
+    assert.ok(retryAfters[0] <= 60, `${retryAfters[0]}`);
+    for (let i = 1; i < retryAfters.length; i++) assert.ok(retryAfters[i] <= retryAfters[i - 1]);
 
     const right = await login(app, user.email, PASSWORD);
     assertRateLimited(right, /failed logins for this account/);

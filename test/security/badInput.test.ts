@@ -786,7 +786,55 @@ const CASES: Case[] = [
     { tool: "todos_list", args: {}, as: "none" },
     { status: 401 },
   ),
+  // --- Text that no string field may hold: NUL, lone surrogates (issue 24.6) --------------
+  ...textCases(),
 ];
+
+/** The error names the field: `fields[path]` on REST, the same inside a tool's error. */
+function namesField(path: string) {
+  return (body: Record<string, unknown>) => {
+    const result = body.result as { content?: Array<{ text?: string }> } | undefined;
+    const text = result?.content?.[0]?.text;
+    const error = text ? JSON.parse(text.slice(text.indexOf("\n") + 1)).error : body;
+    assert.match(String(error.fields?.[path]), /NUL|surrogate/, JSON.stringify(error));
+  };
+}
+
+function textCases(): Case[] {
+  const bad: Record<string, string> = { NUL: "a\u0000b", "lone surrogate": "a\ud800b" };
+  return Object.entries(bad).flatMap(([name, value]) => [
+    rest(
+      `text: ${name} in a body field (create)`,
+      { method: "POST", path: "/todos", body: { title: value } },
+      { ...invalid, check: namesField("title") },
+    ),
+    rest(
+      `text: ${name} in a nested body field (update)`,
+      { method: "PATCH", path: (fx) => `/todos/${fx.aliceTodo}`, body: { tags: ["ok", value] } },
+      { ...invalid, check: namesField("tags.1") },
+    ),
+    // A URL carries UTF-8, which cannot spell a lone surrogate: only NUL (%00) gets that far.
+    ...(name === "NUL"
+      ? [
+          rest(
+            `text: ${name} in a filter`,
+            { method: "GET", path: "/todos", query: { title: value } },
+            { ...invalid, check: namesField("title") },
+          ),
+        ]
+      : []),
+    mcp(
+      `text: ${name} in a tool argument (create)`,
+      { tool: "todos_create", args: { title: value } },
+      { ...toolInvalid, check: namesField("title") },
+    ),
+    mcp(
+      `text: ${name} in a tool filter`,
+      { tool: "todos_list", args: { filter: { title: value } } },
+      { ...toolInvalid, check: namesField("filter.title") },
+    ),
+  ]);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Running a case
@@ -1025,6 +1073,7 @@ describe("bad input corpus: REST and MCP refuse clearly, write nothing, leak not
       "mass assignment",
       "leak",
       "credentials",
+      "text",
     ]) {
       // JSON-RPC protocol errors exist only on MCP.
       for (const surface of family === "protocol" ? ["mcp"] : ["rest", "mcp"]) {

@@ -1,0 +1,38 @@
+/**
+ * What an app user has granted through the authorization server, read and ended through Better
+ * Auth's own adapter (so its collection names stay the library's): the browser sessions of the
+ * user's mirror, and the OAuth refresh tokens, access-token records and consents it holds.
+ */
+import type { OAuthInstance } from "./authInstance.js";
+import { APP_USER_ID_FIELD } from "./sessionBridge.js";
+
+/** The provider's models holding one user's grants, by Better Auth model name. */
+const GRANT_MODELS = ["oauthRefreshToken", "oauthAccessToken", "oauthConsent"] as const;
+
+type Context = Awaited<OAuthInstance["$context"]>;
+
+/** The Better Auth user mirroring `appUserId` (sessionBridge.ts), if it ever signed in. */
+export async function mirrorUserId(ctx: Context, appUserId: string): Promise<string | undefined> {
+  const mirror = await ctx.adapter.findOne<{ id: string }>({
+    model: "user",
+    where: [{ field: APP_USER_ID_FIELD, value: appUserId }],
+  });
+  return mirror?.id;
+}
+
+/**
+ * Ends every OAuth grant of the given app users: their sign-in sessions (so the old cookie
+ * authorizes nothing), refresh tokens (no more access tokens minted) and consents (a client must
+ * ask again). Access tokens already issued are JWTs and live out their short lifetime.
+ */
+export async function revokeOAuthGrants(auth: OAuthInstance, appUserIds: string[]): Promise<void> {
+  const ctx = await auth.$context;
+  for (const appUserId of appUserIds) {
+    const userId = await mirrorUserId(ctx, appUserId);
+    if (!userId) continue;
+    await ctx.internalAdapter.deleteUserSessions(userId);
+    for (const model of GRANT_MODELS) {
+      await ctx.adapter.deleteMany({ model, where: [{ field: "userId", value: userId }] });
+    }
+  }
+}
