@@ -10,11 +10,11 @@ import type { AnyModel } from "../core/types.js";
 import { hashToken, tokenModel, tokenSchema, validUserIds } from "./tokenCollection.js";
 
 const DEVICE_TOKEN_MODEL_NAME = "TerrenoDeviceToken";
-export const DEVICE_TOKEN_COLLECTION = "terreno_device_tokens";
+const DEVICE_TOKEN_COLLECTION = "terreno_device_tokens";
 /** The HttpOnly cookie a browser keeps it in. */
-export const DEVICE_COOKIE = "terreno_device";
+const DEVICE_COOKIE = "terreno_device";
 /** A device is remembered this long after its last successful login: 180 days. */
-export const DEVICE_TOKEN_TTL_SECONDS = 180 * 24 * 3600;
+const DEVICE_TOKEN_TTL_SECONDS = 180 * 24 * 3600;
 
 const PREFIX = "tdv_";
 const TOKEN_SHAPE = /^tdv_[A-Za-z0-9_-]{43}$/;

@@ -12,7 +12,7 @@ const GRANT_MODELS = ["oauthRefreshToken", "oauthAccessToken", "oauthConsent"] a
 type Context = Awaited<OAuthInstance["$context"]>;
 
 /** The Better Auth user mirroring `appUserId` (sessionBridge.ts), if it ever signed in. */
-export async function mirrorUserId(ctx: Context, appUserId: string): Promise<string | undefined> {
+async function mirrorUserId(ctx: Context, appUserId: string): Promise<string | undefined> {
   const mirror = await ctx.adapter.findOne<{ id: string }>({
     model: "user",
     where: [{ field: APP_USER_ID_FIELD, value: appUserId }],

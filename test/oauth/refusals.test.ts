@@ -468,7 +468,7 @@ describe("the authorization server's configuration and limits", () => {
       const device = String(login.headers["set-cookie"]).split(";")[0];
       assert.match(device, /^terreno_device=tdv_/);
       const attempt = (password: string, cookie?: string) => {
-        const req = request(server.app).post("/oauth/login").type("form");
+        const req = request(server.app).post("/oauth/login").type("form").set("Origin", server.url);
         if (cookie) req.set("Cookie", cookie);
         return req.send({ email, password, oauth_query: "client_id=x" });
       };
