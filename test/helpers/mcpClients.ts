@@ -18,6 +18,11 @@ export async function listen(app: Express): Promise<Listening> {
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
+  // fetch (undici) reuses an idle socket until shortly before the server's keep-alive timeout
+  // (5 s by default). On a loaded machine the server's close and the client's next request
+  // cross, and the request fails with ECONNRESET. Tests pause between calls for seconds at
+  // most, so a longer timeout keeps that race out of reach; close() ends every socket anyway.
+  server.keepAliveTimeout = 30_000;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
