@@ -44,7 +44,10 @@ describe("example web page", () => {
     assert.equal(res.text, PAGE);
     assert.equal(res.headers["cache-control"], "no-cache");
     const csp = String(res.headers["content-security-policy"]);
-    assert.match(csp, /script-src 'self'(;|$)/);
+    // Same-origin scripts, plus the MCP Apps views' one inline script each, by hash: never
+    // 'unsafe-inline' or 'unsafe-eval'.
+    assert.match(csp, /script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')*(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
     assert.match(csp, /connect-src 'self'/);
     assert.doesNotMatch(csp, /upgrade-insecure-requests/);
 
