@@ -29,7 +29,7 @@ export async function registerClient(base: string, redirectUri = CALLBACK): Prom
 }
 
 /** A cookie jar of one: the authorization server's session cookie. */
-class Cookies {
+export class Cookies {
   private readonly jar = new Map<string, string>();
   take(response: Response): void {
     for (const cookie of response.headers.getSetCookie()) {
@@ -88,6 +88,8 @@ export interface SignInOptions {
   password: string;
   /** The consent page's button. Default "allow". */
   decision?: "allow" | "allow-read" | "deny";
+  /** The browser's cookies, kept across flows (a fresh jar by default). */
+  cookies?: Cookies;
 }
 
 /**
@@ -100,7 +102,7 @@ export async function signInAndConsent(
   options: SignInOptions,
 ): Promise<FlowStep> {
   const base = new URL(authorizationUrl).origin;
-  const cookies = new Cookies();
+  const cookies = options.cookies ?? new Cookies();
   let current = await step(cookies, authorizationUrl);
   for (let hops = 0; hops < 6 && current.location?.startsWith(base); hops++) {
     const next = new URL(current.location);
