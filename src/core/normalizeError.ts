@@ -56,6 +56,39 @@ const UNAVAILABLE_MESSAGE =
   /buffering timed out|connection .* closed|client must be connected|topology was destroyed|ECONNREFUSED|ECONNRESET|server selection timed out/i;
 
 /**
+ * Server answers that mean "this server is going away or is no longer the primary": the
+ * codes the drivers' retryable-error rules name (a shutdown, a step-down, a failover). The
+ * driver retries once; when that fails too, the error surfaces here.
+ */
+const UNAVAILABLE_CODES = new Set([
+  6, // HostUnreachable
+  7, // HostNotFound
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  189, // PrimarySteppedDown
+  9001, // SocketException
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+]);
+
+/**
+ * FerretDB answers a command in flight when it stops with InternalError (code 1) carrying Go's
+ * text: its connection's context was canceled, or its SQLite pool was closed under it.
+ */
+const FERRETDB_STOPPING = /context canceled|sql: database is closed/;
+
+/** A driver error the driver itself marks as worth retrying (its `RetryableWriteError` label). */
+function isLabelledRetryable(error: Error): boolean {
+  const labelled = error as Error & { hasErrorLabel?: (label: string) => boolean };
+  return (
+    typeof labelled.hasErrorLabel === "function" && labelled.hasErrorLabel("RetryableWriteError")
+  );
+}
+
+/**
  * Whether a failure means "the database cannot be reached right now". The driver wraps and
  * subclasses its network errors (e.g. `PoolClearedOnNetworkError`), and which one surfaces
  * depends on how far it got in noticing the outage, so the names, the messages and the
@@ -67,13 +100,22 @@ function isUnavailable(error: Error): boolean {
     if (
       UNAVAILABLE_NAMES.has(current.name) ||
       /PoolCleared|ServerSelection|NetworkError|NetworkTimeout/.test(current.name) ||
-      UNAVAILABLE_MESSAGE.test(current.message)
+      UNAVAILABLE_MESSAGE.test(current.message) ||
+      isServerGoingAway(current)
     ) {
       return true;
     }
     current = current.cause;
   }
   return false;
+}
+
+function isServerGoingAway(error: Error): boolean {
+  if (!/^Mongo/.test(error.name)) return false;
+  const code = (error as Error & { code?: unknown }).code;
+  if (typeof code === "number" && UNAVAILABLE_CODES.has(code)) return true;
+  if (code === 1 && FERRETDB_STOPPING.test(error.message)) return true;
+  return isLabelledRetryable(error);
 }
 
 export function normalizeError(error: unknown): TerrenoError {
@@ -101,6 +143,17 @@ export function normalizeError(error: unknown): TerrenoError {
     if (code === 11000) {
       return new TerrenoError("conflict", "A document with the same unique value already exists.");
     }
+    // Before the time-limit rule: a retryable ExceededTimeLimit is the server going away.
+    if (isUnavailable(error)) {
+      return new TerrenoError(
+        "database_unavailable",
+        "The database is unavailable. Try again shortly.",
+        undefined,
+        {
+          cause: error,
+        },
+      );
+    }
     if (
       code === 50 ||
       (error.name === "MongoServerError" && /time limit|MaxTimeMSExpired/i.test(error.message))
@@ -115,16 +168,6 @@ export function normalizeError(error: unknown): TerrenoError {
     ) {
       return validationFailed(
         "The database cannot run this $regex. Use plain characters, classes, anchors and small quantifiers (no look-around, back-references or \\u escapes).",
-      );
-    }
-    if (isUnavailable(error)) {
-      return new TerrenoError(
-        "database_unavailable",
-        "The database is unavailable. Try again shortly.",
-        undefined,
-        {
-          cause: error,
-        },
       );
     }
   }
