@@ -3,6 +3,8 @@
  * verified by `externalJwtProvider` (signature, `iss`, `aud` = the MCP resource, `exp`) against
  * the instance's own JWKS, read in-process rather than over HTTP. The token's `scope` limits
  * the caller (mcp:read / mcp:write, src/core/scopes.ts), and its app-user claim names the caller.
+ * A token issued before its user revoked the client (`DELETE /auth/connections/:clientId`) is
+ * refused.
  */
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
 import type { AuthProvider } from "../auth/callerResolver.js";
@@ -10,6 +12,7 @@ import { externalJwtProvider } from "../auth/externalJwt.js";
 import { loadActiveUser } from "../auth/jwt.js";
 import { unauthenticated } from "../core/errors.js";
 import type { AnyModel } from "../core/types.js";
+import { ISSUED_AT_MS_CLAIM, useConnection } from "./connectionMarks.js";
 import { APP_USER_ID_CLAIM } from "./sessionBridge.js";
 
 /** Seconds between two reloads of the key set for an unknown `kid` (a rotated key). */
@@ -59,7 +62,16 @@ export function oauthAccessTokenProvider(options: OAuthAccessTokenOptions): Auth
     userFromClaims: async (claims) => {
       const appUserId = claims[APP_USER_ID_CLAIM];
       if (typeof appUserId !== "string") throw unauthenticated("The token names no user.");
-      return loadActiveUser(options.userModel, appUserId);
+      const user = await loadActiveUser(options.userModel, appUserId);
+      const clientId = claims.azp ?? claims.client_id;
+      if (typeof clientId === "string") {
+        const issuedMs = claims[ISSUED_AT_MS_CLAIM];
+        const issuedAt = typeof issuedMs === "number" ? issuedMs : (claims.iat ?? 0) * 1000;
+        if (!(await useConnection(options.userModel.db, appUserId, clientId, issuedAt))) {
+          throw unauthenticated("This app's access was revoked; connect it again.");
+        }
+      }
+      return user;
     },
   });
 }

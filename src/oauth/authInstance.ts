@@ -10,6 +10,7 @@ import { mongodbAdapter } from "better-auth/adapters/mongodb";
 import { jwt } from "better-auth/plugins/jwt";
 import type { Connection } from "mongoose";
 import { authorizeErrors } from "./authorizeErrors.js";
+import { ISSUED_AT_MS_CLAIM } from "./connectionMarks.js";
 import { defaultResource } from "./defaultResource.js";
 import { registrationDefaults } from "./registrationDefaults.js";
 import { APP_USER_ID_CLAIM, APP_USER_ID_FIELD, sessionBridge } from "./sessionBridge.js";
@@ -71,7 +72,11 @@ export function oauthPlugins(settings: OAuthInstanceSettings): OAuthPlugins {
       // The app user the token acts for: stable across email changes, unlike the email.
       customAccessTokenClaims: ({ user }) => {
         const appUserId = user?.[APP_USER_ID_FIELD];
-        return typeof appUserId === "string" ? { [APP_USER_ID_CLAIM]: appUserId } : {};
+        // The issue time in ms: a revocation refuses the tokens issued before it (connectionMarks.ts).
+        const issued = { [ISSUED_AT_MS_CLAIM]: Date.now() };
+        return typeof appUserId === "string"
+          ? { [APP_USER_ID_CLAIM]: appUserId, ...issued }
+          : issued;
       },
     }),
     registrationDefaults(),

@@ -26,6 +26,9 @@ import {
   type OAuthInstanceSettings,
   oauthPlugins,
 } from "./authInstance.js";
+import { prepareConnectionMarks } from "./connectionMarks.js";
+import { connectionRoutes } from "./connectionRoutes.js";
+import { connectionsOpenApi } from "./connectionsOpenApi.js";
 import { oauthOpenApi } from "./oauthOpenApi.js";
 import { oauthPageRoutes } from "./pageRoutes.js";
 import { revokeOAuthGrants } from "./userGrants.js";
@@ -177,18 +180,29 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
   };
   // Browser-based clients (the Inspector) read the metadata cross-origin.
   const corsHeaders = { "Access-Control-Allow-Origin": "*" };
+  // Connected apps live beside the app's other auth routes (its `auth.path`, set at register).
+  let connectionsPath = "/auth/connections";
+  const marks = options.userModel.db;
+  prepareConnectionMarks(marks);
 
   return {
     name: "oauth-server",
     auth,
     authorizationServer: { issuer: settings.issuer, resource: settings.resource },
-    openApi: () =>
-      oauthOpenApi({
+    openApi: (helpers) => {
+      const server = oauthOpenApi({
         issuerPath: new URL(settings.issuer).pathname.replace(/\/$/, ""),
         basePath: settings.basePath,
         openid: settings.scopes.includes("openid"),
         registration: settings.allowDynamicClientRegistration,
-      }),
+      });
+      const connections = connectionsOpenApi(connectionsPath, helpers);
+      return {
+        tags: [...(server.tags ?? []), ...(connections.tags ?? [])],
+        schemas: { ...server.schemas, ...connections.schemas },
+        paths: { ...server.paths, ...connections.paths },
+      };
+    },
     authProvider: oauthAccessTokenProvider({
       issuer: settings.issuer,
       resource: settings.resource,
@@ -229,6 +243,10 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
         }),
       );
       app.all(`${settings.basePath}/*splat`, handle);
+    },
+    register(app, ctx) {
+      connectionsPath = `${(ctx.options.auth?.path ?? "/auth").replace(/\/+$/, "")}/connections`;
+      app.use(connectionsPath, connectionRoutes(auth, marks, ctx.logger));
     },
   };
 }

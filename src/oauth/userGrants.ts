@@ -9,10 +9,10 @@ import { APP_USER_ID_FIELD } from "./sessionBridge.js";
 /** The provider's models holding one user's grants, by Better Auth model name. */
 const GRANT_MODELS = ["oauthRefreshToken", "oauthAccessToken", "oauthConsent"] as const;
 
-type Context = Awaited<OAuthInstance["$context"]>;
+export type Context = Awaited<OAuthInstance["$context"]>;
 
 /** The Better Auth user mirroring `appUserId` (sessionBridge.ts), if it ever signed in. */
-async function mirrorUserId(ctx: Context, appUserId: string): Promise<string | undefined> {
+export async function mirrorUserId(ctx: Context, appUserId: string): Promise<string | undefined> {
   const mirror = await ctx.adapter.findOne<{ id: string }>({
     model: "user",
     where: [{ field: APP_USER_ID_FIELD, value: appUserId }],
