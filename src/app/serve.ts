@@ -14,7 +14,16 @@ export interface StartOptions {
   handleSignals?: boolean;
   /** How long in-flight requests may take to finish on shutdown. Default 10 s. */
   shutdownTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open. Default 65 s: longer than the idle
+   * timeout of the load balancers in front of most apps (60 s on AWS ALB and Google's), so the
+   * balancer, not the app, closes an idle connection, and no request meets a socket the app has
+   * just closed (Node's own default, 5 s, answers such requests with a reset, a 502 upstream).
+   */
+  keepAliveTimeoutMs?: number;
 }
+
+const DEFAULT_KEEP_ALIVE_MS = 65_000;
 
 export interface RunningServer {
   server: Server;
@@ -54,6 +63,10 @@ export async function serve(
     const s = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(s)));
   });
   answerClientErrorsAsJson(server);
+  server.keepAliveTimeout = startOptions.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS;
+  // Node requires the header timeout above the keep-alive one, or a slow request's headers on a
+  // reused connection are cut at the keep-alive deadline.
+  server.headersTimeout = Math.max(server.headersTimeout, server.keepAliveTimeout + 1_000);
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   let closing: Promise<void> | undefined;

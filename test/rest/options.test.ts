@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import type { Server } from "node:http";
+import net, { type AddressInfo } from "node:net";
 import { before, describe, test } from "node:test";
 import request from "supertest";
 import { defaultPathFor, TerrenoApp } from "../../src/app/TerrenoApp.js";
@@ -88,6 +90,29 @@ describe("REST options", () => {
     assert.equal(defaultPathFor("Category"), "/categories");
   });
 
+  test("start() keeps idle connections 65 s by default (past a load balancer's 60 s); the option changes it", async () => {
+    const foods = () =>
+      new TerrenoApp().register(modelRouter(Food, { permissions: { list: [IsAny] } }));
+    const byDefault = await foods().start({ port: 0, handleSignals: false });
+    const short = await foods().start({ port: 0, handleSignals: false, keepAliveTimeoutMs: 150 });
+    try {
+      assert.ok(byDefault.server.headersTimeout > byDefault.server.keepAliveTimeout);
+      const kept = await rawGet(byDefault.server);
+      assert.match(kept.answer, /^HTTP\/1\.1 200 /);
+      assert.match(kept.answer, /\r\nKeep-Alive: timeout=65\r\n/i);
+      kept.socket.destroy();
+      const ended = await rawGet(short.server);
+      // The server, not the client, ends the idle connection, after its answer.
+      await ended.closed;
+      assert.match(ended.answer, /^HTTP\/1\.1 200 /);
+    } finally {
+      for (const running of [byDefault, short]) {
+        running.server.closeAllConnections();
+        running.server.close();
+      }
+    }
+  });
+
   // Last on purpose: close() also closes the shared Mongoose connection, as shutdown should.
   test("start() listens and close() drains, then refuses", async () => {
     const app = new TerrenoApp().register(modelRouter(Food, { permissions: { list: [IsAny] } }));
@@ -101,3 +126,20 @@ describe("REST options", () => {
     await assert.rejects(fetch(`${running.url}/foods`));
   });
 });
+
+/** One keep-alive GET over a raw socket: the answer once its body arrived, and the socket. */
+async function rawGet(server: Server) {
+  const { port } = server.address() as AddressInfo;
+  const socket = net.connect(port, "127.0.0.1");
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  let answer = "";
+  await new Promise<void>((resolve, reject) => {
+    socket.on("data", (chunk) => {
+      answer += String(chunk);
+      if (/\r\n\r\n[\s\S]*\}$/.test(answer)) resolve();
+    });
+    socket.once("error", reject);
+    socket.write("GET /foods HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n");
+  });
+  return { answer, socket, closed };
+}
