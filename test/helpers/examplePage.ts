@@ -56,8 +56,10 @@ function watch(page: Page, origin: () => string, problems: string[]): void {
     problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
   });
   page.on("request", (req) => {
-    if (!req.url().startsWith(origin()) && !req.url().startsWith("data:")) {
-      problems.push(`foreign request: ${req.url()}`);
+    // An MCP App view is a srcdoc frame: its document is no request to anyone.
+    const url = req.url();
+    if (!url.startsWith(origin()) && !url.startsWith("data:") && url !== "about:srcdoc") {
+      problems.push(`foreign request: ${url}`);
     }
   });
 }

@@ -6,6 +6,7 @@ import type { UIMessage } from "ai";
 import { useCallback, useEffect, useState } from "react";
 import { ApiError, apiJson } from "../api.js";
 import { useConversationParam } from "../hooks/useConversationParam.js";
+import { useDrawer } from "../hooks/useDrawer.js";
 import { useResource } from "../hooks/useResource.js";
 import type { Session } from "../session.js";
 import type { Conversation, StoredMessage, Todo } from "../types.js";
@@ -58,6 +59,7 @@ export function ChatPage({ session }: { session: Session }) {
   const todos = useResource<Todo>("/todos");
   const reloadConversations = conversations.reload;
   const reloadTodos = todos.reload;
+  const drawer = useDrawer();
 
   const openConversation = useCallback(
     async (id: string | undefined) => {
@@ -129,15 +131,23 @@ export function ChatPage({ session }: { session: Session }) {
 
   return (
     <div className="page">
-      <Header session={session} />
+      <Header session={session} drawer={drawer} />
       <div className="layout">
         <ConversationSidebar
           conversations={conversations}
           currentId={conversationId}
-          onOpen={(id) => void openConversation(id)}
-          onNew={() => void openConversation(undefined)}
+          onOpen={(id) => {
+            drawer.close();
+            void openConversation(id);
+          }}
+          onNew={() => {
+            drawer.close();
+            void openConversation(undefined);
+          }}
           onRename={rename}
           onDelete={remove}
+          open={drawer.open === "conversations"}
+          onClose={drawer.close}
         />
         {open ? (
           <ChatPanel
@@ -153,7 +163,17 @@ export function ChatPage({ session }: { session: Session }) {
             <p className="muted">Loading the conversation…</p>
           </main>
         )}
-        <TodosPanel todos={todos} />
+        <TodosPanel todos={todos} open={drawer.open === "todos"} onClose={drawer.close} />
+        {drawer.open ? (
+          // A tap beside an open drawer closes it (Escape and its Close button do too).
+          <button
+            type="button"
+            className="drawer-backdrop"
+            aria-hidden="true"
+            tabIndex={-1}
+            onClick={drawer.close}
+          />
+        ) : null}
       </div>
       {openError ? (
         <p role="alert" className="error toast">

@@ -1,4 +1,7 @@
-/** One conversation in the sidebar: open it, rename it (PATCH title) or delete it (asks first). */
+/**
+ * One conversation in the sidebar: open it, rename it (PATCH title) or delete it (asks first).
+ * A title cut to one line shows in full as its tooltip, and wrapped while focused (styles.css).
+ */
 import { type FormEvent, useState } from "react";
 import type { Conversation } from "../types.js";
 import { Icon } from "./Icon.js";
@@ -47,6 +50,7 @@ export function ConversationItem({ conversation, current, onOpen, onRename, onDe
         type="button"
         className="link title"
         aria-current={current ? "page" : undefined}
+        title={conversation.title}
         onClick={() => onOpen(conversation.id)}
       >
         {conversation.title}

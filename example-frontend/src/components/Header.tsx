@@ -1,7 +1,12 @@
-/** The top bar: the app, the model in use (from GET /chat/info), who is signed in, sign out. */
+/**
+ * The top bar: the app, the model in use (from GET /chat/info), who is signed in, sign out. On a
+ * narrow screen it also holds the buttons that open the conversations and todos drawers.
+ */
 import { authFetch } from "../api.js";
+import { type Drawer, type DrawerName, drawerId, drawerToggleId } from "../hooks/useDrawer.js";
 import { useModelInfo } from "../hooks/useModelInfo.js";
 import { type Session, setSession } from "../session.js";
+import { Icon } from "./Icon.js";
 
 async function signOut(session: Session): Promise<void> {
   try {
@@ -19,7 +24,33 @@ async function signOut(session: Session): Promise<void> {
   }
 }
 
-export function Header({ session }: { session: Session }) {
+interface ToggleProps {
+  drawer: Drawer;
+  name: DrawerName;
+  label: string;
+  /** Only the icon shows (the label is still its name and tooltip), to leave the badge room. */
+  iconOnly?: boolean;
+}
+
+function DrawerToggle({ drawer, name, label, iconOnly }: ToggleProps) {
+  return (
+    <button
+      type="button"
+      id={drawerToggleId(name)}
+      className={`secondary small drawer-toggle ${name}`}
+      aria-controls={drawerId(name)}
+      aria-expanded={drawer.open === name}
+      aria-label={iconOnly ? label : undefined}
+      title={iconOnly ? label : undefined}
+      onClick={() => drawer.toggle(name)}
+    >
+      <Icon name={name === "conversations" ? "menu" : "checklist"} />
+      {iconOnly ? null : <span>{label}</span>}
+    </button>
+  );
+}
+
+export function Header({ session, drawer }: { session: Session; drawer: Drawer }) {
   const info = useModelInfo();
   return (
     <header className="topbar">
@@ -28,16 +59,21 @@ export function Header({ session }: { session: Session }) {
         <span
           className={info.offline ? "badge offline" : "badge"}
           data-testid="model-label"
-          title={info.model}
+          title={`${info.label} (${info.model})`}
         >
-          Model: {info.label}
+          <span className="badge-prefix">Model: </span>
+          {info.label}
         </span>
       ) : null}
       <span className="spacer" />
-      <span className="muted">{session.email}</span>
-      <button type="button" className="secondary" onClick={() => void signOut(session)}>
+      <span className="muted account" title={session.email}>
+        {session.email}
+      </span>
+      <button type="button" className="secondary sign-out" onClick={() => void signOut(session)}>
         Sign out
       </button>
+      <DrawerToggle drawer={drawer} name="conversations" label="Conversations" iconOnly />
+      <DrawerToggle drawer={drawer} name="todos" label="Todos" />
     </header>
   );
 }

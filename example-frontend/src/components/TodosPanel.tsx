@@ -1,23 +1,34 @@
 /**
  * The caller's todos, read from the same REST API the assistant's tools use (GET /todos), so a
- * write the assistant makes shows up here. The chat page reloads it after every reply.
+ * write the assistant makes shows up here. The chat page reloads it after every reply. A column
+ * on a wide screen, a drawer opened from the top bar on a narrow one.
  */
+import { drawerId } from "../hooks/useDrawer.js";
 import type { Resource } from "../hooks/useResource.js";
 import type { Todo } from "../types.js";
+import { DrawerClose } from "./DrawerClose.js";
 
 function due(todo: Todo): string | undefined {
   return todo.dueDate ? `due ${todo.dueDate.slice(0, 10)}` : undefined;
 }
 
-export function TodosPanel({ todos }: { todos: Resource<Todo> }) {
+interface Props {
+  todos: Resource<Todo>;
+  /** Open as a drawer (a narrow screen). */
+  open: boolean;
+  onClose(): void;
+}
+
+export function TodosPanel({ todos, open, onClose }: Props) {
   return (
-    <aside className="todos" aria-label="Todos">
-      <div className="row">
+    <aside id={drawerId("todos")} className={open ? "todos open" : "todos"} aria-label="Todos">
+      <div className="row drawer-head">
         <h2>Your todos</h2>
         <span className="spacer" />
         <button type="button" className="secondary small" onClick={todos.reload}>
           Refresh
         </button>
+        <DrawerClose onClose={onClose} />
       </div>
       {todos.error ? (
         <p role="alert" className="error">
