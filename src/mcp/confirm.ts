@@ -2,8 +2,9 @@
  * Confirmations the client asks the person for (`mcp.confirm`, an action's `confirm`): before
  * such a tool runs, a client that declared form elicitation is asked `{confirm: boolean}`. On
  * the 2026-07-28 era the call answers `input_required` and runs when the retry carries an
- * accepted `true`; a decline, a cancel or `false` answers an `isError` result and writes
- * nothing. A client without elicitation, or a call the runner would refuse anyway (a tool the
+ * accepted `true`; on the 2025 era the server sends `elicitation/create` on the call's stream
+ * and waits (legacyAsks.ts). A decline, a cancel, `false` or no answer in time answers an
+ * `isError` result and writes nothing. A client without elicitation, or a call the runner would refuse anyway (a tool the
  * caller does not see, bad arguments), runs as before, so nothing is asked that could not
  * happen, and no unseen tool is revealed by a question.
  */
@@ -14,6 +15,7 @@ import {
   type InputRequiredResult,
   inputRequired,
   inputResponse,
+  type Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
@@ -102,6 +104,41 @@ export function askModern(tool: ToolDefinition, args: unknown): InputRequiredRes
       }),
     },
   });
+}
+
+/** How long a 2025-era question waits for the person (the SDK's own wait for such questions). */
+const LEGACY_ASK_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * The 2025-era question: `elicitation/create` related to the call (so it travels on the call's
+ * SSE stream), and the person's answer. A failed or unanswered question is a no.
+ */
+export async function askLegacy(
+  server: Server,
+  tool: ToolDefinition,
+  args: unknown,
+  ctx: ServerContext,
+): Promise<Answer> {
+  try {
+    const result = await server.request(
+      {
+        method: "elicitation/create",
+        params: {
+          mode: "form",
+          message: confirmMessage(tool, args),
+          requestedSchema: CONFIRM_SCHEMA,
+        },
+      },
+      {
+        relatedRequestId: ctx.mcpReq.id,
+        timeout: LEGACY_ASK_TIMEOUT_MS,
+        signal: ctx.mcpReq.signal,
+      },
+    );
+    return answerFrom(result.action, result.content as Record<string, unknown> | undefined);
+  } catch {
+    return { yes: false, action: "not answered" };
+  }
 }
 
 /** The capabilities a 2026-07-28 request declares on its envelope. */

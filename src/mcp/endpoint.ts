@@ -90,7 +90,12 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
   // unsupported message (a 4xx), so a warning, not a server fault.
   const sdkRejected = (error: unknown) =>
     logger.warn({ err: error, surface: "mcp" }, "terreno-mcp: the MCP SDK rejected a request");
-  const node = toNodeHandler(createDualEraHandler(factory, sdkRejected), { onerror: sdkRejected });
+  const confirmed = new Set(ctx.tools.filter((tool) => tool.confirm).map((tool) => tool.name));
+  const handler = createDualEraHandler(factory, {
+    onerror: sdkRejected,
+    ...(confirmed.size > 0 ? { asksFirst: (name: string) => confirmed.has(name) } : {}),
+  });
+  const node = toNodeHandler(handler, { onerror: sdkRejected });
   return (req: Request, res: Response) => {
     void node(req, res, req.body);
   };

@@ -2,21 +2,35 @@
  * One stateless endpoint for both protocol eras, answering JSON in both: 2026-07-28
  * requests go to the SDK's per-request handler; 2025-era requests (`initialize` and
  * friends) get a fresh stateless transport with JSON responses (the SDK's own legacy
- * fallback would answer them with SSE).
+ * fallback would answer them with SSE). The one exception is a 2025-era call that asks
+ * the person first (legacyAsks.ts): it is answered on an SSE stream that carries the
+ * question, and the server lives until that stream ends.
  */
 import {
+  type ClientCapabilities,
   createMcpHandler,
   isLegacyRequest,
   type McpHandlerRequestOptions,
   type McpRequestContext,
   type Server,
-  WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { TerrenoError } from "../core/errors.js";
 import type { McpCaller } from "./caller.js";
+import { LegacyAsks, sessionCapabilities, sessionFor } from "./legacyAsks.js";
 import { armToolsListSlot, spliceToolsList } from "./toolsListReply.js";
 
-export type ServerFactory = (ctx: McpRequestContext) => Server;
+/**
+ * What a per-request server is built for; on the 2025 era, `legacyClient` is what the
+ * client declared at `initialize`, as far as its session says (legacyAsks.ts).
+ */
+export type ServerFactoryContext = McpRequestContext & { legacyClient?: ClientCapabilities };
+export type ServerFactory = (ctx: ServerFactoryContext) => Server;
+
+export interface DualEraHandlerOptions {
+  onerror?: (error: Error) => void;
+  /** Whether a `tools/call` of this tool may ask the person first (`mcp.confirm`). */
+  asksFirst?: (toolName: string) => boolean;
+}
 
 /** The JSON-RPC error the SDK wrote, under the refusal's own HTTP status and headers. */
 function withHttpRefusal(response: Response, refusal: TerrenoError): Response {
@@ -25,12 +39,53 @@ function withHttpRefusal(response: Response, refusal: TerrenoError): Response {
   return new Response(response.body, { status: refusal.status, headers });
 }
 
-export function createDualEraHandler(factory: ServerFactory, onerror?: (error: Error) => void) {
+/** The response with extra headers. */
+function withHeaders(response: Response, extra: Record<string, string>): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, headers });
+}
+
+/** The streamed response, calling `done` once when its body ends or its reader goes away. */
+function endingWith(response: Response, done: () => void): Response {
+  const reader = response.body?.getReader();
+  if (!reader) {
+    done();
+    return response;
+  }
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (!chunk.done) return controller.enqueue(chunk.value);
+      controller.close();
+      done();
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/** Whether the body calls a tool that may ask first. */
+function callAsking(body: unknown, asksFirst: (toolName: string) => boolean): boolean {
+  const call = body as { method?: unknown; params?: { name?: unknown } } | null;
+  return (
+    call?.method === "tools/call" &&
+    typeof call.params?.name === "string" &&
+    asksFirst(call.params.name)
+  );
+}
+
+export function createDualEraHandler(factory: ServerFactory, options: DualEraHandlerOptions = {}) {
+  const { onerror, asksFirst } = options;
   // The default responseMode, "auto", answers with one JSON body unless a handler emits a
   // message related to the request (progress, logging) before its result. Ours never do, so
   // every 2026-07-28 answer is JSON. `responseMode: "json"` would force the same but makes the
   // SDK print a console.warn (about dropping mid-call notifications) on every build().
   const modern = createMcpHandler(factory, { legacy: "reject", onerror });
+  const asks = new LegacyAsks();
 
   async function fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
     // tools/list replies carry the catalog serialized once (toolsListReply.ts).
@@ -42,28 +97,39 @@ export function createDualEraHandler(factory: ServerFactory, onerror?: (error: E
   }
 
   async function dispatch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
-    if (!(await isLegacyRequest(request, options?.parsedBody))) {
-      return modern.fetch(request, options);
-    }
+    const body = options?.parsedBody;
+    if (!(await isLegacyRequest(request, body))) return modern.fetch(request, options);
+    const session = asksFirst ? request.headers.get("mcp-session-id") : null;
+    const principal = options?.authInfo?.clientId ?? "anonymous";
+    if (asks.answer(body, session, principal)) return new Response(null, { status: 202 });
+    const legacyClient = sessionCapabilities(session);
+    const stream = Boolean(legacyClient && asksFirst && callAsking(body, asksFirst));
     const server = factory({
       era: "legacy",
       ...(options?.authInfo && { authInfo: options.authInfo }),
       requestInfo: request,
-    } as McpRequestContext);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request, {
-        ...(options?.authInfo && { authInfo: options.authInfo }),
-        ...(options?.parsedBody !== undefined && { parsedBody: options.parsedBody }),
-      });
-    } finally {
+      ...(legacyClient && { legacyClient }),
+    } as ServerFactoryContext);
+    const transport = asks.transport(session, principal, stream);
+    const done = () => {
       void transport.close().catch(() => {});
       void server.close().catch(() => {});
+    };
+    await server.connect(transport);
+    let response: Response;
+    try {
+      response = await transport.handleRequest(request, {
+        ...(options?.authInfo && { authInfo: options.authInfo }),
+        ...(body !== undefined && { parsedBody: body }),
+      });
+    } catch (error) {
+      done();
+      throw error;
     }
+    if (stream) return endingWith(response, done);
+    done();
+    const newSession = asksFirst ? sessionFor(body) : undefined;
+    return newSession ? withHeaders(response, { "Mcp-Session-Id": newSession }) : response;
   }
 
   return { fetch, close: () => modern.close() };

@@ -5,12 +5,7 @@
  * shared (read-only) by every caller who sees that set; `tools/call` answers a tool the
  * caller does not see exactly as a tool that does not exist.
  */
-import {
-  type CallToolResult,
-  type McpRequestContext,
-  Server,
-  type Tool,
-} from "@modelcontextprotocol/server";
+import { type CallToolResult, Server, type Tool } from "@modelcontextprotocol/server";
 import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { AppViews } from "../tools/appViews/appViews.js";
@@ -22,12 +17,14 @@ import { appCapabilities, toolMeta } from "./appResources.js";
 import type { McpCaller } from "./caller.js";
 import {
   answerOf,
+  askLegacy,
   askModern,
   elicitsForms,
   modernCapabilities,
   needsConfirmation,
   notConfirmed,
 } from "./confirm.js";
+import type { ServerFactoryContext } from "./httpHandler.js";
 import {
   type McpResourceProvider,
   resourceCapabilities,
@@ -144,7 +141,7 @@ export function createServerFactory(options: ServerFactoryOptions) {
     return errorResult(outcome.error);
   }
 
-  return (ctx: McpRequestContext): Server => {
+  return (ctx: ServerFactoryContext): Server => {
     const caller = (ctx.authInfo?.extra?.caller as McpCaller | undefined) ?? { headers: {} };
     const server = new Server(info, serverOptions);
     server.setRequestHandler("tools/list", async () => {
@@ -162,6 +159,11 @@ export function createServerFactory(options: ServerFactoryOptions) {
       if (confirmed && ctx.era === "modern" && elicitsForms(modernCapabilities(reqCtx))) {
         const answer = answerOf(reqCtx.mcpReq.inputResponses);
         if (!answer) return askModern(confirmed, args);
+        if (!answer.yes) return notConfirmed(confirmed, answer.action);
+      }
+      // The 2025 era asks on the call's own stream, when the session says it can (legacyAsks.ts).
+      if (confirmed && ctx.era === "legacy" && elicitsForms(ctx.legacyClient)) {
+        const answer = await askLegacy(server, confirmed, args, reqCtx);
         if (!answer.yes) return notConfirmed(confirmed, answer.action);
       }
       return callTool(caller, name, args);

@@ -1,7 +1,9 @@
 /**
  * Confirmations the client asks the person for (`mcp.confirm`): with the official SDK
- * clients, accepting runs the call, declining or cancelling writes nothing and says so, and a
- * client without elicitation calls the tool as before.
+ * clients of both eras, accepting runs the call, declining or cancelling writes nothing and
+ * says so, and a client without elicitation calls the tool as before. On the 2025 era's wire:
+ * the session a form-eliciting client gets, the question on the call's SSE stream, and an
+ * answer heard only from the same session and caller.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -79,7 +81,7 @@ describe("confirmations through elicitation", () => {
     }
   }
 
-  for (const kind of ["v2-auto"] as const) {
+  for (const kind of ["v2-auto", "v2-legacy", "v1"] as const) {
     describe(kind, () => {
       test("accepting runs the call", async () => {
         const { result, asked, exists } = await deleteWith(kind, {
@@ -146,5 +148,144 @@ describe("confirmations through elicitation", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("2025-era confirmations on the wire", () => {
+  const base = todoOptions();
+  const build = (confirm: boolean) =>
+    new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+      .register(
+        modelRouter(Todo, {
+          ...base,
+          mcp: { ...base.mcp, ...(confirm ? { confirm: ["delete" as const] } : {}) },
+        }),
+      )
+      .build();
+  const app = build(true);
+  let server: Listening;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  before(async () => {
+    server = await listen(app);
+    alice = await signUp(app, "alice");
+    bob = await signUp(app, "bob");
+  });
+  after(() => server.close());
+
+  const ACCEPT = "application/json, text/event-stream";
+  const initialize = (target: typeof app, user: TestUser, capabilities: Record<string, unknown>) =>
+    request(target)
+      .post("/mcp")
+      .set("Authorization", `Bearer ${user.token}`)
+      .set("Accept", ACCEPT)
+      .send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities,
+          clientInfo: { name: "wire", version: "1" },
+        },
+      })
+      .expect(200);
+
+  test("only a form-eliciting client of an app with confirmations gets a session", async () => {
+    const asking = await initialize(app, alice, { elicitation: {} });
+    assert.match(asking.headers["mcp-session-id"] ?? "", /^[\x21-\x7e]+$/);
+    const silent = await initialize(app, alice, {});
+    assert.equal(silent.headers["mcp-session-id"], undefined);
+    const urlOnly = await initialize(app, alice, { elicitation: { url: {} } });
+    assert.equal(urlOnly.headers["mcp-session-id"], undefined);
+    const plain = await initialize(build(false), alice, { elicitation: {} });
+    assert.equal(plain.headers["mcp-session-id"], undefined);
+  });
+
+  /** Posts a JSON-RPC message as `user` in `session`, with fetch (the answer may stream). */
+  const post = (user: TestUser, session: string, body: unknown) =>
+    fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${user.token}`,
+        Accept: ACCEPT,
+        "Content-Type": "application/json",
+        "Mcp-Session-Id": session,
+        "MCP-Protocol-Version": "2025-06-18",
+      },
+      body: JSON.stringify(body),
+    });
+
+  /** Reads SSE `data:` messages from a streamed response, one at a time. */
+  function messages(response: Response) {
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    return async (): Promise<Record<string, unknown>> => {
+      while (true) {
+        const match = /data: (.*)\n/.exec(buffer);
+        if (match) {
+          buffer = buffer.slice(match.index + match[0].length);
+          return JSON.parse(match[1] as string);
+        }
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error("stream ended");
+        buffer += decoder.decode(chunk.value, { stream: true });
+      }
+    };
+  }
+
+  test("the question streams on the call; only the same session and caller answer it", async () => {
+    const session = (await initialize(app, alice, { elicitation: {} })).headers[
+      "mcp-session-id"
+    ] as string;
+    const id = (
+      await request(app)
+        .post("/todos")
+        .set("Authorization", `Bearer ${alice.token}`)
+        .send({ title: "wire delete" })
+        .expect(201)
+    ).body.data.id as string;
+    const call = await post(alice, session, {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "todos_delete", arguments: { id } },
+    });
+    assert.equal(call.status, 200);
+    assert.match(call.headers.get("content-type") ?? "", /text\/event-stream/);
+    const next = messages(call);
+    const question = (await next()) as {
+      id: string;
+      method: string;
+      params: { message: string; requestedSchema: unknown };
+    };
+    assert.equal(question.method, "elicitation/create");
+    assert.match(question.params.message, /^Delete a Todo\? \(id [0-9a-f]{24}\)$/);
+    const answer = {
+      jsonrpc: "2.0",
+      id: question.id,
+      result: { action: "accept", content: { confirm: true } },
+    };
+    // Another caller in the same session, or the same caller in another session, is not heard:
+    // the POST is accepted as any stray response is, and the record is still there.
+    const other = (await initialize(app, alice, { elicitation: {} })).headers[
+      "mcp-session-id"
+    ] as string;
+    assert.equal((await post(bob, session, answer)).status, 202);
+    assert.equal((await post(alice, other, answer)).status, 202);
+    assert.ok(await Todo.exists({ _id: id, deleted: { $ne: true } }));
+    // The person's own answer runs the call, whose result ends the stream.
+    assert.equal((await post(alice, session, answer)).status, 202);
+    const result = (await next()) as {
+      id: number;
+      result: { structuredContent?: { data?: { deleted?: boolean } } };
+    };
+    assert.equal(result.id, 7);
+    assert.equal(result.result.structuredContent?.data?.deleted, true);
+    assert.equal(await Todo.exists({ _id: id, deleted: { $ne: true } }), null);
+    // The question was answered once: the same answer again is a stray response.
+    assert.equal((await post(alice, session, answer)).status, 202);
   });
 });
