@@ -221,7 +221,12 @@ export function checkLinks(
       if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
       if (fenced) return;
       const prose = line.replace(/`[^`]*`/g, "");
-      for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      // Markdown links and images, and the src of an HTML <img> (pictures side by side).
+      const targets = [
+        ...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g),
+        ...prose.matchAll(/<img\b[^>]*\bsrc="([^"]+)"/g),
+      ];
+      for (const match of targets) {
         const target = match[1] ?? "";
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
         const [pathPart = "", anchor] = target.split("#", 2);

@@ -5,133 +5,69 @@
  * the conversation back after a reload, thumbs up, then rename and delete from the sidebar. The
  * REST API confirms each change.
  *
- * The page is built first when `example-frontend/dist` is missing (a fresh clone), as
- * `npm run example` does. `UPDATE_SCREENSHOTS=1` refreshes the README's screenshot.
+ * `UPDATE_SCREENSHOTS=1` refreshes the README's screenshots (the page, and the same at phone
+ * width).
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { createExampleApp } from "../../example-backend/app.js";
-import { ensureFrontendBuilt } from "../../example-frontend/build.js";
-import type { RunningServer } from "../../src/index.js";
-import { browserSkipReason, launchChromium } from "../helpers/browser.js";
+import { browserSkipReason } from "../helpers/browser.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { JWT_SECRET } from "../helpers/restApp.js";
+import { SESSION_KEY, useExamplePage } from "../helpers/examplePage.js";
 
 useTestDatabase("example_chat_browser");
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SCREENSHOT = path.join(REPO_ROOT, "docs/images/example-chat.png");
-const SESSION_KEY = "terreno-example.session";
-
-interface Row {
-  id: string;
-  [field: string]: unknown;
-}
+const PHONE_SCREENSHOT = path.join(REPO_ROOT, "docs/images/example-chat-phone.png");
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
 
 // Environment-dependent, not a capability of ours: a machine without chromium skips, saying
 // why; CI (.ci/run) installs it and never skips, so a missing browser fails there.
 describe("the example's chat page in a browser", { skip: browserSkipReason() }, () => {
-  let running: RunningServer;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
-  /** `METHOD path` of every 401 answer and of every token refresh the page made. */
-  const unauthorized: string[] = [];
-  const refreshes: string[] = [];
-
-  /** GET `route` as the signed-in page's user, with the token the page keeps. */
-  async function api(route: string): Promise<Row[]> {
-    // A string expression: this file is compiled without the DOM's types.
-    const raw = (await page.evaluate(`localStorage.getItem(${JSON.stringify(SESSION_KEY)})`)) as
-      | string
-      | null;
-    const { token } = JSON.parse(raw ?? "{}") as { token?: string };
-    assert.ok(token, "the page keeps an access token");
-    const response = await fetch(`${running.url}${route}`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    assert.equal(response.status, 200, `GET ${route}`);
-    return ((await response.json()) as { data: Row[] }).data;
-  }
-
-  /** Sends a chat message from the page's message box. */
-  async function say(text: string): Promise<void> {
-    const box = page.getByRole("textbox", { name: "Message" });
-    await box.fill(text);
-    await box.press("Enter");
-  }
+  const ex = useExamplePage({ viewport: DESKTOP });
+  const { api, say } = ex;
 
   /**
-   * The README's picture: an approved call done, a second one waiting for approval, the todo
-   * in the panel. Written on request, or when missing, so an ordinary run leaves the tree clean.
+   * The README's pictures: an approved call done, a second one waiting for approval, the todo
+   * in the panel; then the same page at phone width. Written on request, or when missing, so an
+   * ordinary run leaves the tree clean.
    */
-  async function screenshot(): Promise<void> {
-    const temp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "example-chat-")), "shot.png");
-    await page.screenshot({ path: temp });
-    assert.ok(fs.statSync(temp).size > 10_000, "a non-trivial screenshot");
-    if (process.env.UPDATE_SCREENSHOTS === "1" || !fs.existsSync(SCREENSHOT)) {
-      fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
-      fs.copyFileSync(temp, SCREENSHOT);
+  async function screenshots(): Promise<void> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "example-chat-"));
+    const shots: [string, string, { width: number; height: number }][] = [
+      [path.join(dir, "shot.png"), SCREENSHOT, DESKTOP],
+      [path.join(dir, "phone.png"), PHONE_SCREENSHOT, PHONE],
+    ];
+    for (const [temp, target, viewport] of shots) {
+      await ex.page.setViewportSize(viewport);
+      await ex.page.screenshot({ path: temp });
+      assert.ok(fs.statSync(temp).size > 10_000, "a non-trivial screenshot");
+      if (process.env.UPDATE_SCREENSHOTS === "1" || !fs.existsSync(target)) {
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.copyFileSync(temp, target);
+      }
     }
+    await ex.page.setViewportSize(DESKTOP);
   }
 
-  before(async () => {
-    const dir = await ensureFrontendBuilt((message) => process.stderr.write(`${message}\n`));
-    running = await createExampleApp({ jwtSecret: JWT_SECRET, env: {}, frontendDir: dir }).start({
-      port: 0,
-      host: "127.0.0.1",
-      handleSignals: false,
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    // Anything the page could not load, any script error, any request leaving this server.
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    page.on("console", (message) => {
-      // The browser logs each 401 it receives; those are counted below instead.
-      if (message.type() === "error" && !/status of 401/.test(message.text())) {
-        problems.push(`console: ${message.text()}`);
-      }
-    });
+  test("sign up, approve a write, deny one, reload with a stale token, thumbs up, rename, delete", async () => {
+    const page = ex.page;
+    /** `METHOD path` of every 401 answer and of every token refresh the page made. */
+    const unauthorized: string[] = [];
+    const refreshes: string[] = [];
     page.on("response", (response) => {
       const { pathname } = new URL(response.url());
       const call = `${response.request().method()} ${pathname}`;
       if (response.status() === 401) unauthorized.push(call);
       if (pathname === "/auth/refresh_token") refreshes.push(call);
     });
-    page.on("requestfailed", (req) => {
-      // Stopping a finished stream's reader can cancel it; that is not a failure of the page.
-      if (req.failure()?.errorText === "net::ERR_ABORTED" && req.url().endsWith("/chat")) return;
-      problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
-    });
-    // Every Content-Security-Policy violation, reported from inside the page. zod probes whether
-    // eval works and falls back when it does not: that probe is the one expected report.
-    await page.exposeFunction("reportCspViolation", (directive: string, blocked: string) => {
-      if (blocked !== "eval") problems.push(`CSP violation: ${directive} blocked ${blocked}`);
-    });
-    await page.addInitScript({
-      content: `document.addEventListener("securitypolicyviolation", (event) =>
-        window.reportCspViolation(event.violatedDirective, event.blockedURI));`,
-    });
-    page.on("request", (req) => {
-      if (!req.url().startsWith(running.url) && !req.url().startsWith("data:")) {
-        problems.push(`foreign request: ${req.url()}`);
-      }
-    });
-  });
-
-  after(async () => {
-    await browser?.close();
-    await running?.close();
-  });
-
-  test("sign up, approve a write, deny one, reload with a stale token, thumbs up, rename, delete", async () => {
     // 1. Sign up.
-    await page.goto(running.url);
+    await page.goto(ex.url);
     await page.getByLabel("Email").fill("reader@example.com");
     await page.getByLabel("Password").fill("correct horse battery");
     await page.getByRole("button", { name: "Sign up" }).click();
@@ -163,7 +99,7 @@ describe("the example's chat page in a browser", { skip: browserSkipReason() }, 
     // The reply has ended (Send is back): the call waits for the person, not for the stream.
     await page.getByRole("button", { name: "Send" }).waitFor();
     await page.getByRole("textbox", { name: "Message" }).blur();
-    await screenshot();
+    await screenshots();
     await second.getByRole("button", { name: "Deny" }).click();
     await page.getByText("Okay, I did not do that").waitFor();
     await page.getByText("Denied: nothing was run").waitFor();
@@ -239,6 +175,6 @@ describe("the example's chat page in a browser", { skip: browserSkipReason() }, 
     await sidebar.getByText("No conversations yet.").waitFor();
     assert.deepEqual(await api("/chat/conversations"), []);
 
-    assert.deepEqual(problems, [], "no script error, CSP violation, failed or foreign request");
+    assert.deepEqual(ex.problems, [], "no script error, CSP violation, failed or foreign request");
   });
 });

@@ -135,6 +135,19 @@ describe("checkLinks", () => {
     ]);
   });
 
+  test("checks the src of an HTML <img> too", () => {
+    const files = [
+      {
+        file: "README.md",
+        markdown: '<img src="docs/shot.png" width="70%" alt="a"> <img alt="b" src="docs/gone.png">',
+      },
+    ];
+    const exists = (target: string) => ["README.md", "docs/shot.png"].includes(target);
+    assert.deepEqual(checkLinks(files, exists), [
+      { file: "README.md", line: 1, message: "broken link: docs/gone.png (no docs/gone.png)" },
+    ]);
+  });
+
   test("anchors follow GitHub's rule", () => {
     assert.equal(headingSlug("The example's web page"), "the-examples-web-page");
     assert.equal(
