@@ -1,6 +1,7 @@
 /**
  * The chat's routes in `/openapi.json` (TerrenoPlugin.openApi): `POST /chat` (a UI message
- * stream), the conversations and their messages, feedback, held approvals, info and telemetry.
+ * stream), the conversations and their messages, feedback, held approvals, info and telemetry,
+ * and with MCP Apps on, the views and the views' own tool calls (chatApps.ts).
  */
 import type { OpenApiContribution, OpenApiHelpers, OpenApiJson } from "../app/types.js";
 
@@ -101,6 +102,33 @@ const SCHEMAS: Record<string, OpenApiJson> = {
     },
     required: ["conversationId", "toolCallId", "approvalId", "toolName"],
   },
+  ChatAppView: {
+    type: "object",
+    description: "A tool's MCP App view, to render in a sandboxed frame.",
+    properties: {
+      toolName: { type: "string" },
+      uri: { type: "string", description: "The view's `ui://` resource." },
+      mimeType: { type: "string", enum: ["text/html;profile=mcp-app"] },
+      html: { type: "string", description: "The view's HTML; it carries no record data." },
+    },
+    required: ["toolName", "uri", "mimeType", "html"],
+  },
+  ChatAppCallResult: {
+    type: "object",
+    description: "What MCP's `tools/call` answers, which a view's `callServerTool` expects.",
+    properties: {
+      content: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { type: { type: "string" }, text: { type: "string" } },
+        },
+      },
+      structuredContent: { type: "object" },
+      isError: { type: "boolean" },
+    },
+    required: ["content"],
+  },
   ChatModelInfo: {
     type: "object",
     properties: {
@@ -118,17 +146,156 @@ const SCHEMAS: Record<string, OpenApiJson> = {
   },
 };
 
-/** The contribution for a chat mounted at `basePath` (default `/chat`). */
-export function chatOpenApi(basePath: string, helpers: OpenApiHelpers): OpenApiContribution {
+/** The chat's MCP Apps routes (`GET /apps[/:tool]`, `POST /app-calls[/:toolCallId]`). */
+function appPaths(base: string, op: Operation, body: (schema: OpenApiJson) => OpenApiJson) {
+  const scope = {
+    conversationId: {
+      type: "string",
+      description: "The stored conversation the call belongs to (required when chats are stored).",
+    },
+    chatId: {
+      type: "string",
+      maxLength: 200,
+      description: "The useChat id, when chats are not stored.",
+    },
+  };
+  const result = json(
+    "The call's result.",
+    data({
+      type: "object",
+      properties: { result: schemaRef("ChatAppCallResult") },
+      required: ["result"],
+    }),
+  );
+  return {
+    [`${base}/apps`]: {
+      get: op(
+        "chatAppsList",
+        "The MCP App views of your tools",
+        {
+          "200": json(
+            "One entry per tool of yours that links a view.",
+            data({
+              type: "array",
+              items: {
+                type: "object",
+                properties: { toolName: { type: "string" }, uri: { type: "string" } },
+                required: ["toolName", "uri"],
+              },
+            }),
+          ),
+        },
+        [],
+      ),
+    },
+    [`${base}/apps/{tool}`]: {
+      get: op(
+        "chatAppsRead",
+        "The view a tool's results are drawn in",
+        { "200": json("The view.", data(schemaRef("ChatAppView"))) },
+        [404],
+        {
+          parameters: [
+            {
+              name: "tool",
+              in: "path",
+              required: true,
+              description: "The tool's name (404 for a tool you do not have).",
+              schema: { type: "string" },
+            },
+          ],
+        },
+      ),
+    },
+    [`${base}/app-calls`]: {
+      post: op(
+        "chatAppCallsCreate",
+        "A view's own tool call: runs at once, or waits for your approval when gated",
+        {
+          "200": result,
+          "202": json(
+            "Gated: recorded as an approval request; nothing ran yet.",
+            data({
+              type: "object",
+              properties: {
+                approval: {
+                  type: "object",
+                  properties: {
+                    toolCallId: { type: "string" },
+                    approvalId: { type: "string" },
+                    toolName: { type: "string" },
+                    input: {},
+                  },
+                  required: ["toolCallId", "approvalId", "toolName"],
+                },
+              },
+              required: ["approval"],
+            }),
+          ),
+        },
+        [400, 403, 404],
+        body({
+          type: "object",
+          properties: {
+            ...scope,
+            name: { type: "string", maxLength: 200, description: "The tool to call." },
+            arguments: { type: "object", description: "The tool's input." },
+          },
+          required: ["name"],
+        }),
+      ),
+    },
+    [`${base}/app-calls/{toolCallId}`]: {
+      post: op(
+        "chatAppCallsAnswer",
+        "Your answer to a view's gated call: approved, it runs once",
+        { "200": result },
+        [400, 403, 404, 409],
+        {
+          parameters: [
+            {
+              name: "toolCallId",
+              in: "path",
+              required: true,
+              description: "The `toolCallId` the 202 gave.",
+              schema: { type: "string" },
+            },
+          ],
+          ...body({
+            type: "object",
+            properties: {
+              ...scope,
+              approvalId: { type: "string", maxLength: 200 },
+              approved: { type: "boolean" },
+            },
+            required: ["approvalId", "approved"],
+          }),
+        },
+      ),
+    },
+  };
+}
+
+type Operation = (
+  operationId: string,
+  summary: string,
+  responses: OpenApiJson,
+  errors: number[],
+  extra?: OpenApiJson,
+) => OpenApiJson;
+
+/**
+ * The contribution for a chat mounted at `basePath` (default `/chat`); `apps`: whether the
+ * app serves MCP Apps views (the chat then mounts their routes).
+ */
+export function chatOpenApi(
+  basePath: string,
+  helpers: OpenApiHelpers,
+  { apps = false }: { apps?: boolean } = {},
+): OpenApiContribution {
   // Every chat route needs a signed-in caller.
   const security = helpers.security.length > 0 ? [...helpers.security] : undefined;
-  const op = (
-    operationId: string,
-    summary: string,
-    responses: OpenApiJson,
-    errors: number[],
-    extra: OpenApiJson = {},
-  ) => ({
+  const op: Operation = (operationId, summary, responses, errors, extra = {}) => ({
     tags: [TAG],
     operationId,
     summary,
@@ -360,6 +527,7 @@ export function chatOpenApi(basePath: string, helpers: OpenApiHelpers): OpenApiC
           { parameters: [feedbackId] },
         ),
       },
+      ...(apps ? appPaths(base, op, body) : {}),
     },
   };
 }

@@ -126,7 +126,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
 
   return {
     name: "chat",
-    openApi: (helpers) => chatOpenApi(basePath, helpers),
+    openApi: (helpers) => chatOpenApi(basePath, helpers, { apps: Boolean(terreno.appViews) }),
     register(app, ctx) {
       const limit = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
       const limiter = limit

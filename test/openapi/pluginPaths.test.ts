@@ -54,6 +54,11 @@ describe("plugins' OpenAPI paths", () => {
       ["/chat/feedback", "post"],
       ["/chat/feedback/{id}", "get"],
       ["/chat/feedback/{id}", "delete"],
+      // The example turns MCP Apps on, so the chat serves their views and calls.
+      ["/chat/apps", "get"],
+      ["/chat/apps/{tool}", "get"],
+      ["/chat/app-calls", "post"],
+      ["/chat/app-calls/{toolCallId}", "post"],
     ];
     for (const [path, method] of expected) {
       const operation = document.paths[path]?.[method];
@@ -64,6 +69,8 @@ describe("plugins' OpenAPI paths", () => {
     }
     assert.ok(document.paths["/chat"].post.responses["200"].content["text/event-stream"]);
     assert.ok(document.components.schemas.ChatApprovalRequest);
+    assert.ok(document.components.schemas.ChatAppView);
+    assert.ok(document.paths["/chat/app-calls"].post.responses["202"]);
     assert.ok(document.tags.some((tag: Doc) => tag.name === "Chat" && tag.description));
   });
 
