@@ -11,7 +11,8 @@
  *    per-caller visibility cache off), each a ratio to the production app in the same rounds.
  * 3. Kept: tools/list at 200 models p50, RSS after 50k calls, getMCPTools() execute ÷ direct,
  *    the chat plugin ÷ a bare streamText route doing the same tool call.
- * PROD_PROFILE=1: also CPU profiles of MCP and REST calls on the production app (top entries).
+ * PROD_PROFILE=1: also CPU profiles of MCP and REST calls on the production app (top entries),
+ * and the bytes each call allocates (V8's sampling heap profiler, collected objects included).
  *
  * Writes its section of bench/RESULTS.md between the `prod` markers. PROD_ROUNDS, PROD_SECONDS,
  * PROD_SECTIONS (comma list of main,breakdown,kept,profile) size the run.
@@ -27,6 +28,7 @@ import { runLoad } from "./lib/load.js";
 import { describeMachine, loadAverage } from "./lib/machine.js";
 import { type McpEra, toolCall } from "./lib/mcp.js";
 import { type Child, forkChild } from "./lib/processes.js";
+import { summarizeHeapProfile } from "./lib/heapProfile.js";
 import { summarizeProfile } from "./lib/profile.js";
 import { comparisonTable, range } from "./lib/report.js";
 import { mcpListArm, restList, restListArm, seedTodos, signUp } from "./lib/setup.js";
@@ -160,6 +162,12 @@ try {
       await runLoad(spec, 16, { amount: calls });
       await prod.stopProfile(file);
       const summary = summarizeProfile(file, 25);
+      const heapFile = path.join(PROFILES, `${label}.heapprofile`);
+      await prod.startHeapProfile(4096);
+      await runLoad(spec, 16, { amount: calls });
+      await prod.stopHeapProfile(heapFile);
+      const heap = summarizeHeapProfile(heapFile, 15);
+      const kb = (bytes: number) => (bytes / calls / 1024).toFixed(1);
       const lines = [
         `**${label}**: ${calls} calls at concurrency 16, ${(summary.busyMs / calls).toFixed(3)} ms busy per call (profiler on)`,
         "",
@@ -178,6 +186,21 @@ try {
         ...summary.byGroup
           .slice(0, 12)
           .map((row) => `| ${row.name} | ${(row.share * 100).toFixed(1)}% |`),
+        "",
+        `Allocations: ${kb(heap.totalBytes)} KB per call (${calls} more calls, sampling heap profiler, every 4 KB).`,
+        "",
+        "| allocated by (self) | KB per call | share |",
+        "| --- | ---: | ---: |",
+        ...heap.byFunction.map(
+          (row) =>
+            `| ${row.name.replace(/\|/g, "\\|")} | ${kb(row.bytes)} | ${(row.share * 100).toFixed(1)}% |`,
+        ),
+        "",
+        "| allocated by package / file | KB per call | share |",
+        "| --- | ---: | ---: |",
+        ...heap.byGroup
+          .slice(0, 10)
+          .map((row) => `| ${row.name} | ${kb(row.bytes)} | ${(row.share * 100).toFixed(1)}% |`),
       ];
       profiles.push(lines.join("\n"));
       log(`\n${lines.join("\n")}`);

@@ -44,11 +44,15 @@ export type ChildMessage =
  * `memory`: reply with process.memoryUsage() after a full GC (children run with --expose-gc).
  * `profile-start`/`profile-stop`: a V8 CPU profile (the format `node --cpu-prof` writes) of just
  * the measured window, written to `file`.
+ * `heap-start`/`heap-stop`: V8's sampling heap profile of the window, counting objects the GC
+ * already collected too, so its total is what the window allocated (a .heapprofile).
  */
 export type ParentMessage =
   | { type: "memory" }
   | { type: "profile-start"; intervalUs: number }
   | { type: "profile-stop"; file: string }
+  | { type: "heap-start"; intervalBytes: number }
+  | { type: "heap-stop"; file: string }
   | { type: "stop" };
 
 export function send(message: ChildMessage): void {
@@ -84,6 +88,23 @@ export function serveParentRequests(onStop: () => Promise<void>): void {
       } else if (message.type === "profile-stop") {
         if (!session) throw new Error("profile-stop without profile-start");
         const { profile } = await session.post("Profiler.stop");
+        session.disconnect();
+        session = undefined;
+        await writeFile(message.file, JSON.stringify(profile));
+        send({ type: "profiled", file: message.file });
+      } else if (message.type === "heap-start") {
+        session = new Session();
+        session.connect();
+        await session.post("HeapProfiler.enable");
+        await session.post("HeapProfiler.startSampling", {
+          samplingInterval: message.intervalBytes,
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true,
+        });
+        send({ type: "profiled", file: "" });
+      } else if (message.type === "heap-stop") {
+        if (!session) throw new Error("heap-stop without heap-start");
+        const { profile } = await session.post("HeapProfiler.stopSampling");
         session.disconnect();
         session = undefined;
         await writeFile(message.file, JSON.stringify(profile));

@@ -16,6 +16,10 @@ export interface Child {
   startProfile(intervalUs: number): Promise<void>;
   /** Stops it and writes the .cpuprofile to `file`. */
   stopProfile(file: string): Promise<string>;
+  /** Starts sampling the child's allocations (one sample per `intervalBytes` on average). */
+  startHeapProfile(intervalBytes: number): Promise<void>;
+  /** Stops it and writes the .heapprofile to `file`. */
+  stopHeapProfile(file: string): Promise<string>;
   /** Resolves with the child's `result` message (for one-shot children). */
   result(): Promise<unknown>;
 }
@@ -115,6 +119,16 @@ export async function forkChild(options: ForkOptions): Promise<Child> {
     async stopProfile(file) {
       const reply = waitFor(child, options.name, "profiled", 60_000);
       request({ type: "profile-stop", file });
+      return (await reply).file;
+    },
+    async startHeapProfile(intervalBytes) {
+      const started = waitFor(child, options.name, "profiled", 30_000);
+      request({ type: "heap-start", intervalBytes });
+      await started;
+    },
+    async stopHeapProfile(file) {
+      const reply = waitFor(child, options.name, "profiled", 60_000);
+      request({ type: "heap-stop", file });
       return (await reply).file;
     },
   };

@@ -82,7 +82,7 @@ const SOCKET_IO = new Set([
 ]);
 
 /** Which package or project file a frame belongs to. */
-function groupOf(frame: CallFrame): string {
+export function groupOf(frame: CallFrame): string {
   const { url, functionName } = frame;
   if (!url) {
     if (functionName === "(garbage collector)") return "GC";
@@ -113,7 +113,7 @@ function groupOf(frame: CallFrame): string {
   return url;
 }
 
-function frameName(frame: CallFrame): string {
+export function frameName(frame: CallFrame): string {
   const where = frame.url ? `${groupOf(frame)}:${frame.lineNumber + 1}` : groupOf(frame);
   return `${frame.functionName || "(anonymous)"} (${where})`;
 }
