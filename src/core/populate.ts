@@ -1,12 +1,13 @@
 /**
  * Resolves which declared `populatePaths` a call populates, and builds Mongoose populate
- * options whose field selects can never pull a field the referenced model's view hides.
+ * options whose field selects can never pull a field the referenced model's view hides. The
+ * options are built once per view and path (they depend on the app's routers, not the call).
  */
 import type { Connection, Model } from "mongoose";
 import type { HiddenFields } from "../schema/hiddenFields.js";
 import { validationFailed } from "./errors.js";
 import { hiddenFieldsOf } from "./present.js";
-import type { RequestContext } from "./types.js";
+import type { AnyModel, PopulatePath, RequestContext } from "./types.js";
 import type { SurfaceView } from "./viewTypes.js";
 
 export interface PopulateOption {
@@ -31,16 +32,12 @@ function refModelName(model: Model<unknown>, path: string): string | undefined {
   return undefined;
 }
 
-/** What hides fields of the referenced model: its schema's `select: false`, and its routers. */
-function refHidden(
-  modelName: string | undefined,
-  connection: Connection,
-  surface: SurfaceView["surface"],
-  ctx: Pick<RequestContext, "hiddenOf">,
-): readonly HiddenFields[] {
-  if (!modelName) return [];
-  const refModel = connection.models[modelName] ?? connection.base.models[modelName];
-  return refModel ? hiddenFieldsOf(refModel, surface, ctx) : [];
+/** The model a populated path refers to, as registered on the model's connection. */
+function refModelOf(model: Model<unknown>, path: string): AnyModel | undefined {
+  const modelName = refModelName(model, path);
+  if (!modelName) return undefined;
+  const connection: Connection = model.db;
+  return connection.models[modelName] ?? connection.base.models[modelName];
 }
 
 /**
@@ -69,7 +66,6 @@ export function resolvePopulate(
   model: Model<unknown>,
   ctx: Pick<RequestContext, "hiddenOf">,
 ): PopulateOption[] {
-  const { hidden } = view;
   const visible = view.populatable;
   let chosen = visible;
   if (requested !== undefined) {
@@ -89,19 +85,60 @@ export function resolvePopulate(
     }
     chosen = visible.filter((p) => names.includes(p.path));
   }
-  return chosen.map((p) => {
-    const inRef = refHidden(refModelName(model, p.path), model.db, view.surface, ctx);
-    if (!p.fields) {
-      const select = exclusionsOf(inRef);
-      return select ? { path: p.path, select } : { path: p.path };
-    }
-    const fields = p.fields.filter(
-      (f) =>
-        !hidden.isHiddenName(f) &&
-        !inRef.some((one) => one.isHidden(f)) &&
-        !f.startsWith("+") &&
-        !f.startsWith("-"),
-    );
-    return { path: p.path, select: ["_id", ...fields].join(" ") };
-  });
+  return chosen.map((p) => ({ ...populateOption(view, p, model, ctx) }));
+}
+
+interface CachedOption {
+  refModel: AnyModel | undefined;
+  /** What `ctx.hiddenOf` answered for the referenced model when the option was built. */
+  routers: readonly HiddenFields[] | undefined;
+  option: PopulateOption;
+}
+
+/** Built once per view and path: the inputs are the app's configuration, not the call's. */
+const builtOptions = new WeakMap<SurfaceView, Map<string, CachedOption>>();
+
+/**
+ * The populate option for one path, rebuilt only when what it depends on changed: the
+ * referenced model, or the app's routers that hide its fields (`hiddenOf` answers the same
+ * list until a router is registered). Callers get a copy, so Mongoose never edits the cache.
+ */
+function populateOption(
+  view: SurfaceView,
+  p: PopulatePath,
+  model: Model<unknown>,
+  ctx: Pick<RequestContext, "hiddenOf">,
+): PopulateOption {
+  const refModel = refModelOf(model, p.path);
+  const routers = refModel ? ctx.hiddenOf?.(refModel, view.surface) : undefined;
+  let byPath = builtOptions.get(view);
+  if (!byPath) {
+    byPath = new Map();
+    builtOptions.set(view, byPath);
+  }
+  const cached = byPath.get(p.path);
+  if (cached && cached.refModel === refModel && cached.routers === routers) return cached.option;
+  const inRef = refModel ? hiddenFieldsOf(refModel, view.surface, ctx) : [];
+  const option = buildOption(view, p, inRef);
+  byPath.set(p.path, { refModel, routers, option });
+  return option;
+}
+
+function buildOption(
+  view: SurfaceView,
+  p: PopulatePath,
+  inRef: readonly HiddenFields[],
+): PopulateOption {
+  if (!p.fields) {
+    const select = exclusionsOf(inRef);
+    return select ? { path: p.path, select } : { path: p.path };
+  }
+  const fields = p.fields.filter(
+    (f) =>
+      !view.hidden.isHiddenName(f) &&
+      !inRef.some((one) => one.isHidden(f)) &&
+      !f.startsWith("+") &&
+      !f.startsWith("-"),
+  );
+  return { path: p.path, select: ["_id", ...fields].join(" ") };
 }

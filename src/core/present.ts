@@ -35,6 +35,9 @@ export function modelView(model: AnyModel, surface: Surface): SurfaceView {
   return modelResource(model).views[surface];
 }
 
+/** One shared empty answer, so "the same routers as last time" is an identity check (populate.ts). */
+const NO_ROUTERS: readonly HiddenFields[] = Object.freeze([]);
+
 /**
  * The app's `RequestContext.hiddenOf`: for a model, the hidden fields of every router serving
  * it on that surface. `resources` is read when first asked, after the app registered its
@@ -58,7 +61,7 @@ export function hiddenFieldsLookup(resources: () => readonly Resource[]): Hidden
       }
       built = all.length;
     }
-    return byModel.get(model)?.[surface] ?? [];
+    return byModel.get(model)?.[surface] ?? NO_ROUTERS;
   };
 }
 
