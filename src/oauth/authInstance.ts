@@ -10,6 +10,7 @@ import { mongodbAdapter } from "better-auth/adapters/mongodb";
 import { jwt } from "better-auth/plugins/jwt";
 import type { Connection } from "mongoose";
 import { authorizeErrors } from "./authorizeErrors.js";
+import { type ClientMetadataSettings, clientMetadataDocuments } from "./clientMetadataDiscovery.js";
 import { ISSUED_AT_MS_CLAIM } from "./connectionMarks.js";
 import { defaultResource } from "./defaultResource.js";
 import { registrationDefaults } from "./registrationDefaults.js";
@@ -30,6 +31,8 @@ export interface OAuthInstanceSettings {
   loginPage: string;
   consentPage: string;
   allowDynamicClientRegistration: boolean;
+  /** Client ID Metadata Documents: how they are fetched and cached, or undefined when off. */
+  clientMetadata?: ClientMetadataSettings;
   accessTokenTtlSeconds: number;
   /** Prefix of the instance's own collections, apart from any Better Auth the app runs itself. */
   collectionPrefix: string;
@@ -47,6 +50,7 @@ export type OAuthPlugins = Array<
   | ReturnType<typeof sessionBridge>
   | ReturnType<typeof authorizeErrors>
   | ReturnType<typeof signingKeyRotation>
+  | ReturnType<typeof clientMetadataDocuments>
 >;
 
 /** The Better Auth instance behind `oauthServer()`, e.g. for `auth.api` calls. */
@@ -84,6 +88,8 @@ export function oauthPlugins(settings: OAuthInstanceSettings): OAuthPlugins {
     sessionBridge(),
     authorizeErrors(`${settings.issuer}${settings.basePath}/problem`),
     signingKeyRotation(settings.secret, settings.previousSecrets),
+    // After mcp(): it extends the provider mcp() made.
+    ...(settings.clientMetadata ? [clientMetadataDocuments(settings.clientMetadata)] : []),
   ];
 }
 

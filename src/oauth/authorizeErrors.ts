@@ -7,7 +7,25 @@
  * fixed message. The library decides every error; this only changes where it is shown.
  */
 import type { BetterAuthPlugin } from "better-auth";
-import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
+import { CLIENT_METADATA_ERROR_FIELD } from "./clientMetadataDiscovery.js";
+
+/**
+ * The code of a Client ID Metadata Document refusal (clientMetadataDiscovery.ts): it is thrown
+ * while the client is looked up, so the person sees the problem page, never the JSON.
+ */
+function clientMetadataProblem(returned: unknown): string | undefined {
+  if (!isAPIError(returned)) return undefined;
+  const code = (returned.body as Record<string, unknown> | undefined)?.[
+    CLIENT_METADATA_ERROR_FIELD
+  ];
+  return typeof code === "string" ? code : undefined;
+}
+
+/** As the library answers a redirect: JSON for fetch() (and `Accept: json`), else a 302. */
+const answersWithJson = (request: Request | undefined, accept: string | null | undefined) =>
+  request?.headers.get("sec-fetch-mode") === "cors" ||
+  Boolean(accept?.includes("application/json"));
 
 /** Where the library's answer sends the browser: a thrown 302, or `{redirect, url}` for fetch. */
 function redirectTarget(returned: unknown): { url: string; thrown: boolean } | undefined {
@@ -43,6 +61,14 @@ export function authorizeErrors(problemUrl: string) {
         {
           matcher: (ctx) => ctx.path === "/oauth2/authorize",
           handler: createAuthMiddleware(async (ctx) => {
+            const problem = clientMetadataProblem(ctx.context.returned);
+            if (problem) {
+              const page = `${problemUrl}?${new URLSearchParams({ error: problem })}`;
+              if (answersWithJson(ctx.request, ctx.headers?.get("accept"))) {
+                return ctx.json({ redirect: true, url: page });
+              }
+              throw ctx.redirect(page);
+            }
             const target = redirectTarget(ctx.context.returned);
             const query = (ctx.query ?? {}) as Record<string, unknown>;
             const { client_id: clientId, redirect_uri: redirectUri } = query;

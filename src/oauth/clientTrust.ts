@@ -6,7 +6,7 @@
  */
 
 /** The `clientDiscoveryId` the built-in CIMD discovery stores on the clients it resolves. */
-const CIMD_DISCOVERY_ID = "terreno-cimd";
+export const CIMD_DISCOVERY_ID = "terreno-cimd";
 
 /** The fields of a stored client (Better Auth's `oauthClient`) the decision reads. */
 export interface ClientIdentity {

@@ -6,6 +6,7 @@
 export { type OAuthAccessTokenOptions, oauthAccessTokenProvider } from "./accessTokens.js";
 export type { OAuthInstance } from "./authInstance.js";
 export {
+  type ClientMetadataDocumentOptions,
   DEFAULT_OAUTH_BASE_PATH,
   DEFAULT_OAUTH_SCOPES,
   type OAuthServerOptions,

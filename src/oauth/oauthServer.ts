@@ -26,6 +26,8 @@ import {
   type OAuthInstanceSettings,
   oauthPlugins,
 } from "./authInstance.js";
+import { addressPolicy } from "./clientMetadataAddresses.js";
+import type { ClientMetadataSettings } from "./clientMetadataDiscovery.js";
 import { prepareConnectionMarks } from "./connectionMarks.js";
 import { connectionRoutes } from "./connectionRoutes.js";
 import { connectionsOpenApi } from "./connectionsOpenApi.js";
@@ -69,10 +71,37 @@ export interface OAuthServerOptions {
    * VS Code and the Inspector register themselves. Default true.
    */
   allowDynamicClientRegistration?: boolean;
+  /**
+   * Client ID Metadata Documents (MCP 2025-11-25): a client whose `client_id` is an https URL
+   * is described by the JSON document at that URL, fetched when first seen, so hosted clients
+   * (Claude, ChatGPT, VS Code) sign in without registering, and the consent page can name the
+   * host that vouches for them. Advertised as `client_id_metadata_document_supported`.
+   * Default true; `false` turns it off. Its fetch refuses private and loopback addresses.
+   */
+  clientMetadataDocuments?: boolean | ClientMetadataDocumentOptions;
   /** Access-token lifetime in seconds. Default 3600. */
   accessTokenTtlSeconds?: number;
   /** The name shown on the sign-in page. Default "this app". */
   appName?: string;
+}
+
+/** How Client ID Metadata Documents are fetched and cached. */
+export interface ClientMetadataDocumentOptions {
+  /**
+   * Addresses or CIDR ranges ("127.0.0.1", "10.2.0.0/16") that may serve documents although
+   * they are loopback, private or otherwise special-use. Default none: only public addresses.
+   */
+  allowAddresses?: string[];
+  /** PEM certificates trusted beside the system's roots for the fetch (tests, a private CA). */
+  ca?: string[];
+  /** Largest document accepted, in bytes. Default 5120 (the CIMD draft's 5 KB). */
+  maxBytes?: number;
+  /** Time allowed for the whole fetch, in milliseconds. Default 5000. */
+  timeoutMs?: number;
+  /** Seconds a document is reused when its response has no Cache-Control. Default 300. */
+  defaultCacheSeconds?: number;
+  /** Most seconds a document is reused, whatever its Cache-Control says. Default 86400. */
+  maxCacheSeconds?: number;
 }
 
 export interface OAuthServerPlugin extends TerrenoPlugin {
@@ -103,6 +132,31 @@ function openToBrowserClients(req: Request, res: Response, next: () => void): vo
   res.status(204).end();
 }
 
+const positive = (name: string, value: number | undefined, fallback: number): number => {
+  const chosen = value ?? fallback;
+  if (!Number.isFinite(chosen) || chosen < 0) {
+    throw new Error(`oauthServer: clientMetadataDocuments.${name} must be a number >= 0.`);
+  }
+  return chosen;
+};
+
+function clientMetadataSettings(
+  option: OAuthServerOptions["clientMetadataDocuments"],
+): ClientMetadataSettings | undefined {
+  if (option === false) return undefined;
+  const chosen = option === true || option === undefined ? {} : option;
+  return {
+    fetch: {
+      addresses: addressPolicy(chosen.allowAddresses),
+      ca: chosen.ca,
+      maxBytes: positive("maxBytes", chosen.maxBytes, 5120),
+      timeoutMs: positive("timeoutMs", chosen.timeoutMs, 5000),
+    },
+    defaultCacheSeconds: positive("defaultCacheSeconds", chosen.defaultCacheSeconds, 300),
+    maxCacheSeconds: positive("maxCacheSeconds", chosen.maxCacheSeconds, 86_400),
+  };
+}
+
 function settingsFrom(options: OAuthServerOptions): OAuthInstanceSettings {
   if (typeof options.secret !== "string" || options.secret.length < 32) {
     throw new Error("oauthServer: secret must be at least 32 characters.");
@@ -129,6 +183,7 @@ function settingsFrom(options: OAuthServerOptions): OAuthInstanceSettings {
     loginPage: `${basePath}/login`,
     consentPage: `${basePath}/consent`,
     allowDynamicClientRegistration: options.allowDynamicClientRegistration ?? true,
+    clientMetadata: clientMetadataSettings(options.clientMetadataDocuments),
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
     collectionPrefix: "oauth_",
   };

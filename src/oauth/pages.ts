@@ -159,8 +159,10 @@ export function consentPage(view: ConsentPage): string {
   const readOnly = view.readOnlyChoice
     ? `<button type="submit" name="decision" value="allow-read" class="secondary">Allow read-only</button>`
     : "";
-  // The heading names where the code goes: the one thing a self-chosen client name cannot fake.
-  const who = destination(view.client.returnTo);
+  // The heading names what a self-chosen client name cannot fake: the host that serves a
+  // verified client's metadata document (CIMD), else where the code goes.
+  const { trust } = view.client;
+  const who = trust.verified && trust.host ? trust.host : destination(view.client.returnTo);
   return page(
     `${who} wants to use your account`,
     `<h1><span id="consent-host">${escapeHtml(who)}</span> wants to use your account</h1>

@@ -19,6 +19,24 @@ const MESSAGES: Record<string, string> = {
   consent_required: "You need to approve this application first.",
   interaction_required: "This sign-in needs you to take part.",
   invalid_client_metadata: "This application's description could not be used.",
+  // Client ID Metadata Documents (clientMetadataRefusal.ts).
+  client_metadata_url:
+    "This application's identifier must be an https address with a path, and no fragment or credentials.",
+  client_metadata_address:
+    "This application's description is on a private or local network address, which this server does not contact.",
+  client_metadata_unreachable: "This application's description could not be fetched.",
+  client_metadata_timeout: "This application's description took too long to fetch.",
+  client_metadata_too_large: "This application's description is larger than this server accepts.",
+  client_metadata_redirected:
+    "This application's description address redirects elsewhere; it must serve the description itself.",
+  client_metadata_invalid:
+    "This application's description is not a valid client metadata document.",
+  client_metadata_mismatch:
+    "This application's description names a different client than the address it was fetched from.",
+  client_metadata_redirect_uri:
+    "This application asked to return to an address its description does not list.",
+  client_metadata_auth_method:
+    "This application's description asks for a kind of client authentication this server does not offer.",
 };
 
 const FALLBACK = "The sign-in request was refused.";

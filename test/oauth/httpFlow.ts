@@ -90,6 +90,8 @@ export interface SignInOptions {
   decision?: "allow" | "allow-read" | "deny";
   /** The browser's cookies, kept across flows (a fresh jar by default). */
   cookies?: Cookies;
+  /** Sees the consent page's HTML before the decision is posted. */
+  onConsentPage?: (html: string) => void;
 }
 
 /**
@@ -116,6 +118,7 @@ export async function signInAndConsent(
     } else if (next.pathname === "/oauth/consent") {
       current = await step(cookies, next.href);
       if (current.status !== 200) return current;
+      options.onConsentPage?.(current.body);
       current = await step(cookies, `${base}/oauth/consent`, {
         decision: options.decision ?? "allow",
         oauth_query: next.search.slice(1),

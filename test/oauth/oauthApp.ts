@@ -9,7 +9,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { type OAuthServerPlugin, oauthServer } from "../../src/oauth/index.js";
+import {
+  type OAuthServerOptions,
+  type OAuthServerPlugin,
+  oauthServer,
+} from "../../src/oauth/index.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
@@ -34,6 +38,7 @@ export async function startOAuthApp(
     accessTokenTtlSeconds?: number;
     secret?: string;
     previousSecrets?: string[];
+    clientMetadataDocuments?: OAuthServerOptions["clientMetadataDocuments"];
   } = {},
 ): Promise<OAuthTestServer> {
   const server: Server = createServer();
@@ -46,6 +51,7 @@ export async function startOAuthApp(
     userModel: User,
     appName: "Terreno test",
     accessTokenTtlSeconds: options.accessTokenTtlSeconds,
+    clientMetadataDocuments: options.clientMetadataDocuments,
   });
   const terreno = new TerrenoApp({
     userModel: User,

@@ -1,0 +1,73 @@
+/**
+ * A local https server that serves Client ID Metadata Documents for the CIMD tests, with a
+ * self-signed certificate made at test time (for 127.0.0.1 and the name `cimd.test`). Each path
+ * answers with a handler the test sets, and every request is counted.
+ */
+
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import { generate } from "selfsigned";
+
+export type DocumentHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface MetadataHost {
+  /** `https://127.0.0.1:PORT` */
+  origin: string;
+  port: number;
+  /** The certificate (PEM), to trust through the `ca` option. */
+  cert: string;
+  /** Serve `path` with `handler`. */
+  route(path: string, handler: DocumentHandler): void;
+  /** How many requests reached `path`. */
+  hits(path: string): number;
+  close(): Promise<void>;
+}
+
+/** Answers `document` as JSON, with `headers`. */
+export const json =
+  (document: unknown, headers: Record<string, string> = {}): DocumentHandler =>
+  (_req, res) => {
+    const body = JSON.stringify(document);
+    res.writeHead(200, { "content-type": "application/json", ...headers });
+    res.end(body);
+  };
+
+export async function startMetadataHost(): Promise<MetadataHost> {
+  const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], {
+    keyType: "ec",
+    curve: "P-256",
+    extensions: [
+      {
+        name: "subjectAltName",
+        altNames: [
+          { type: 7, ip: "127.0.0.1" },
+          { type: 2, value: "cimd.test" },
+        ],
+      },
+    ],
+  });
+  const routes = new Map<string, DocumentHandler>();
+  const counts = new Map<string, number>();
+  const server: Server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+    const path = new URL(req.url ?? "/", "https://127.0.0.1").pathname;
+    counts.set(path, (counts.get(path) ?? 0) + 1);
+    const handler = routes.get(path);
+    if (handler) handler(req, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    port,
+    cert: pems.cert,
+    route: (path, handler) => routes.set(path, handler),
+    hits: (path) => counts.get(path) ?? 0,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
