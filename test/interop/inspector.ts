@@ -51,6 +51,25 @@ function expectToolSuccess(stdout: string): string | undefined {
   return structured?.data === undefined ? "the result has no structuredContent.data" : undefined;
 }
 
+/** The record templates (issue 25), one per model with a read tool: `terreno://todos/{id}`. */
+function expectTemplates(stdout: string): string | undefined {
+  const result = parseJson(stdout) as
+    | { resourceTemplates?: Array<{ uriTemplate?: string }> }
+    | undefined;
+  const uris = result?.resourceTemplates?.map((template) => template.uriTemplate) ?? [];
+  return uris.includes("terreno://todos/{id}")
+    ? undefined
+    : `no terreno://todos/{id} template: ${stdout.slice(0, 500)}`;
+}
+
+/** The caller's records as resources (the todo the CLI created just before is one). */
+function expectRecords(stdout: string): string | undefined {
+  const result = parseJson(stdout) as { resources?: Array<{ uri?: string }> } | undefined;
+  return result?.resources?.some((resource) => resource.uri?.startsWith("terreno://todos/"))
+    ? undefined
+    : `no terreno://todos/<id> resource: ${stdout.slice(0, 500)}`;
+}
+
 const quote = (arg: string) =>
   /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
 
@@ -128,6 +147,22 @@ export async function runInspectorChecks(
       cwd: path.join(ROOT_DIR, "test"),
       env: v1Env,
       validate: expectToolSuccess,
+    },
+    {
+      name: `inspector-cli ${v1Version}: resources/templates/list`,
+      node: process.execPath,
+      args: [v1Cli, ...v1Base, "--method", "resources/templates/list"],
+      cwd: path.join(ROOT_DIR, "test"),
+      env: v1Env,
+      validate: expectTemplates,
+    },
+    {
+      name: `inspector-cli ${v1Version}: resources/list`,
+      node: process.execPath,
+      args: [v1Cli, ...v1Base, "--method", "resources/list"],
+      cwd: path.join(ROOT_DIR, "test"),
+      env: v1Env,
+      validate: expectRecords,
     },
     {
       name: `inspector-cli ${v1Version}: tools/call todos_list`,
