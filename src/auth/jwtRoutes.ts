@@ -5,7 +5,6 @@
  */
 import express, { type Request, type Router } from "express";
 import { type FieldErrors, unauthenticated, validationFailed } from "../core/errors.js";
-import { assertNoForbiddenKeys } from "../core/inputSafety.js";
 import type { Logger } from "../core/logger.js";
 import { modelView, presentDocument } from "../core/present.js";
 import type { AnyModel, User } from "../core/types.js";
@@ -18,7 +17,6 @@ import {
   deviceTokenModel,
   presentedDeviceToken,
 } from "./deviceTokens.js";
-import { emailProblem, normalizeEmail } from "./emailAddress.js";
 import { revokeUserGrants } from "./grantRevocation.js";
 import { issueTokens, type JwtAuthOptions, loadActiveUser } from "./jwt.js";
 import { judgeLogin } from "./loginJudge.js";
@@ -31,6 +29,7 @@ import {
   revokeRefreshFamily,
   revokeUserSessions,
 } from "./sessions.js";
+import { createAccount, readCredentials } from "./signup.js";
 import { toUser } from "./userPlugin.js";
 
 type Body = Record<string, unknown>;
@@ -41,29 +40,6 @@ function readBody(req: Request): Body {
     throw validationFailed("The body must be a JSON object.", { "(root)": "must be an object" });
   }
   return body as Body;
-}
-
-function readCredentials(
-  body: Body,
-  allowed: readonly string[],
-): { email: string; password: string } {
-  // NUL characters and lone surrogates, named by field, as on every other surface.
-  assertNoForbiddenKeys(body, "credentials body");
-  const errors: FieldErrors = {};
-  for (const key of Object.keys(body)) {
-    if (key !== "email" && key !== "password" && !allowed.includes(key))
-      errors[key] = "is not an allowed field";
-  }
-  const emailError = emailProblem(body.email);
-  if (emailError) errors.email = emailError;
-  const passwordError = passwordProblem(body.password);
-  if (passwordError) errors.password = passwordError;
-  for (const key of allowed) {
-    const value = body[key];
-    if (value !== undefined && typeof value !== "string") errors[key] = "must be a string";
-  }
-  if (Object.keys(errors).length > 0) throw validationFailed("Invalid credentials body.", errors);
-  return { email: normalizeEmail(body.email as string), password: body.password as string };
 }
 
 /** Refuses any key outside `allowed` (400 naming each). */
@@ -88,7 +64,6 @@ export function jwtRoutes(
   { logger, loginGuard }: JwtRouteServices,
 ): Router {
   const router = express.Router();
-  const signupFields = (options.signupFields ?? ["name"]).filter((f) => userModel.schema.path(f));
   // Registered now, so its indexes are built before the first request needs them.
   refreshTokenModel(userModel.db);
   const refreshTokens = () => refreshTokenModel(userModel.db);
@@ -98,16 +73,7 @@ export function jwtRoutes(
   router.post(
     "/signup",
     wrap(async (req, res) => {
-      const body = readBody(req);
-      const { email, password } = readCredentials(body, signupFields);
-      const extra: Body = {};
-      for (const field of signupFields) if (body[field] !== undefined) extra[field] = body[field];
-      const user = await userModel.create({
-        ...extra,
-        email,
-        passwordHash: await hashPassword(password),
-      });
-      await options.onSignup?.(toUser(user));
+      const user = await createAccount(userModel, options, readBody(req));
       res.status(201).json({ data: await issueTokens(userModel, options, String(user._id)) });
     }),
   );

@@ -83,6 +83,13 @@ export interface OAuthServerOptions {
   accessTokenTtlSeconds?: number;
   /** The name shown on the sign-in page. Default "this app". */
   appName?: string;
+  /**
+   * Let a person without an account create one on the sign-in page, then continue the
+   * authorization: with the same fields, rules, `onSignup` hook and per-IP limit as
+   * `POST /auth/signup` (the app's `auth.jwt` options). Default: whether the app offers
+   * `/auth/signup` (its `auth.jwt` is set).
+   */
+  allowSignup?: boolean;
 }
 
 /** How Client ID Metadata Documents are fetched and cached. */
@@ -111,8 +118,16 @@ export interface OAuthServerPlugin extends TerrenoPlugin {
 
 const trimSlash = (value: string) => value.replace(/\/+$/, "");
 
-/** The POST routes under basePath that spend the app's per-IP auth limit. */
-const RATE_LIMITED_OAUTH_ROUTES = ["/login", "/oauth2/register", "/oauth2/token"] as const;
+/**
+ * The POST routes under basePath that spend the app's per-IP auth limit: the one bucket
+ * `/auth/signup` and `/auth/login` spend too.
+ */
+const RATE_LIMITED_OAUTH_ROUTES = [
+  "/login",
+  "/signup",
+  "/oauth2/register",
+  "/oauth2/token",
+] as const;
 
 /** The endpoints a browser-based client (the Inspector) calls cross-origin, without cookies. */
 const PUBLIC_ENDPOINTS = new Set(["/oauth2/register", "/oauth2/token", "/oauth2/revoke", "/jwks"]);
@@ -282,7 +297,7 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
       }
       // CORS first, so a browser-based client can read a 429 too.
       app.use(settings.basePath, openToBrowserClients);
-      // Sign-in, the open registration and the token endpoint spend the app's per-IP auth
+      // Sign-in, sign-up, the open registration and the token endpoint spend the app's per-IP auth
       // points: its store is shared by every instance (Better Auth's own limiter is off).
       const perIpLimit = ctx.rateLimits?.authRoutes(settings.basePath, RATE_LIMITED_OAUTH_ROUTES);
       if (perIpLimit) app.use(perIpLimit);
@@ -295,6 +310,10 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
           issuer: settings.issuer,
           appName: options.appName ?? "this app",
           loginGuard: ctx.rateLimits?.loginGuard,
+          signup:
+            (options.allowSignup ?? ctx.options.auth?.jwt !== undefined)
+              ? (ctx.options.auth?.jwt ?? {})
+              : undefined,
         }),
       );
       app.all(`${settings.basePath}/*splat`, handle);

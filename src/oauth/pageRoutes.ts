@@ -10,16 +10,19 @@ import { deviceCookie, presentedDeviceToken } from "../auth/deviceTokens.js";
 import { normalizeEmail } from "../auth/emailAddress.js";
 import { judgeLogin } from "../auth/loginJudge.js";
 import { noStore } from "../auth/routeHelpers.js";
+import type { SignupRules } from "../auth/signup.js";
 import { MCP_READ_SCOPE, MCP_WRITE_SCOPE } from "../core/scopes.js";
 import type { AnyModel } from "../core/types.js";
 import type { LoginGuard } from "../ops/loginLockout.js";
 import { clientIp } from "../ops/rateLimit.js";
 import type { OAuthInstance } from "./authInstance.js";
 import { clientViewOf } from "./clientView.js";
+import { field, queryOf } from "./formFields.js";
 import { sameOriginForms } from "./formOrigin.js";
 import { callLibrary, libraryRequest, sendPage } from "./pageResponses.js";
 import { consentPage, problemPage, signInPage } from "./pages.js";
 import { problemMessage } from "./problemMessages.js";
+import { signupRoutes } from "./signupRoutes.js";
 
 export interface PageRoutesOptions {
   auth: () => OAuthInstance;
@@ -27,20 +30,12 @@ export interface PageRoutesOptions {
   issuer: string;
   appName: string;
   loginGuard?: LoginGuard;
+  /** The app's sign-up rules when people may create an account here; undefined offers none. */
+  signup?: SignupRules;
 }
 
-const queryOf = (req: Request): string => {
-  const index = req.originalUrl.indexOf("?");
-  return index < 0 ? "" : req.originalUrl.slice(index + 1);
-};
-
-const field = (req: Request, name: string): string => {
-  const value = (req.body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === "string" ? value : "";
-};
-
 export function oauthPageRoutes(options: PageRoutesOptions): Router {
-  const { auth, issuer, appName, userModel, loginGuard } = options;
+  const { auth, issuer, appName, userModel, loginGuard, signup } = options;
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: "16kb" });
   router.use(noStore);
@@ -57,23 +52,65 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
   const clientOf = (oauthQuery: string) =>
     clientViewOf(auth(), new URLSearchParams(oauthQuery)).catch(() => undefined);
 
+  const signupHref = (req: Request, oauthQuery: string) =>
+    signup ? `${req.baseUrl}/signup?${oauthQuery}` : undefined;
+
   router.get("/login", async (req, res) => {
     const oauthQuery = queryOf(req);
     const client = await clientOf(oauthQuery);
-    sendPage(
-      res,
-      200,
-      signInPage({ action: req.baseUrl + req.path, oauthQuery, appName, client }),
+    const view = {
+      action: req.baseUrl + req.path,
       oauthQuery,
-    );
+      appName,
+      client,
+      signupHref: signupHref(req, oauthQuery),
+    };
+    sendPage(res, 200, signInPage(view), oauthQuery);
   });
+
+  /**
+   * Gives the person who just proved who they are a session of the provider (the session
+   * bridge), which then resumes the authorization request: on to consent, or to the client.
+   */
+  const continueAs = async (
+    req: Request,
+    res: Response,
+    user: { id: string; email: string; name?: unknown },
+    oauthQuery: string,
+    onContinued?: () => void,
+  ) => {
+    const { request, headers } = libraryRequest(req, issuer);
+    await callLibrary(res, async () => {
+      const response = await auth().api.terrenoOAuthSession({
+        body: {
+          appUserId: user.id,
+          email: user.email,
+          ...(typeof user.name === "string" && user.name ? { name: user.name } : {}),
+          oauth_query: oauthQuery,
+        },
+        headers,
+        request,
+        asResponse: true,
+      });
+      if (response.ok) onContinued?.();
+      return response;
+    });
+  };
 
   const signIn = async (req: Request, res: Response) => {
     const oauthQuery = field(req, "oauth_query");
     const email = normalizeEmail(field(req, "email").trim());
     const again = async (status: number, error: string) => {
       const client = await clientOf(oauthQuery);
-      const view = { action: req.baseUrl + req.path, oauthQuery, appName, client, email, error };
+      const view = {
+        action: req.baseUrl + req.path,
+        oauthQuery,
+        appName,
+        client,
+        email,
+        error,
+        signupHref: signupHref(req, oauthQuery),
+      };
       sendPage(res, status, signInPage(view), oauthQuery);
     };
     if (!oauthQuery) {
@@ -99,26 +136,18 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
       return;
     }
     const { user, deviceToken } = verdict;
-    const name = user.get("name");
-    const { request, headers } = libraryRequest(req, issuer);
-    await callLibrary(res, async () => {
-      const response = await auth().api.terrenoOAuthSession({
-        body: {
-          appUserId: String(user._id),
-          email,
-          ...(typeof name === "string" && name ? { name } : {}),
-          oauth_query: oauthQuery,
-        },
-        headers,
-        request,
-        asResponse: true,
-      });
-      // The device is remembered once the sign-in went through (not for a stale link).
-      if (response.ok) res.append("Set-Cookie", deviceCookie(deviceToken, req.secure));
-      return response;
-    });
+    const who = { id: String(user._id), email, name: user.get("name") };
+    // The device is remembered once the sign-in went through (not for a stale link).
+    await continueAs(req, res, who, oauthQuery, () =>
+      res.append("Set-Cookie", deviceCookie(deviceToken, req.secure)),
+    );
   };
   router.post("/login", form, sameOrigin, signIn);
+  if (signup) {
+    router.use(
+      signupRoutes({ userModel, appName, rules: signup, clientOf, continueAs, form, sameOrigin }),
+    );
+  }
 
   router.get("/consent", async (req, res) => {
     const oauthQuery = queryOf(req);

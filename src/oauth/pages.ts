@@ -6,7 +6,7 @@
 import { MCP_READ_SCOPE, MCP_WRITE_SCOPE } from "../core/scopes.js";
 import type { ClientTrust } from "./clientTrust.js";
 
-const escapeHtml = (value: string): string =>
+export const escapeHtml = (value: string): string =>
   value.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
@@ -18,7 +18,7 @@ const STYLE = `
     box-shadow: 0 1px 3px rgba(0,0,0,.12); }
   h1 { font-size: 1.25rem; margin: 0 0 1rem; }
   label { display: block; margin: .75rem 0 .25rem; font-size: .9rem; }
-  input[type=email], input[type=password] { width: 100%; box-sizing: border-box; padding: .5rem;
+  input[type=email], input[type=password], input[type=text] { width: 100%; box-sizing: border-box; padding: .5rem;
     border: 1px solid #d6d3d1; border-radius: .375rem; font: inherit; }
   button { margin-top: 1rem; padding: .55rem 1rem; border-radius: .375rem; border: 1px solid #1c1917;
     background: #1c1917; color: #fff; font: inherit; cursor: pointer; }
@@ -27,7 +27,7 @@ const STYLE = `
   ul { padding-left: 1.25rem; } .muted { color: #78716c; font-size: .85rem; }
 `;
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -42,7 +42,7 @@ ${body}
 </html>`;
 }
 
-const hidden = (name: string, value: string) =>
+export const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 
 /** Who is asking, as the sign-in and consent pages show it. */
@@ -61,6 +61,8 @@ export interface SignInPage {
   client?: ClientView;
   email?: string;
   error?: string;
+  /** Where a person without an account creates one (the sign-up page), when the app allows it. */
+  signupHref?: string;
 }
 
 /** "evil.test", or "127.0.0.1:53682 (an app on this computer)". */
@@ -77,11 +79,19 @@ function clientLine(client: ClientView): string {
   return `<p class="muted">It calls itself <strong id="client-name">${escapeHtml(client.name)}</strong> (${trust}).</p>`;
 }
 
-export function signInPage(view: SignInPage): string {
-  const asking = view.client
-    ? `<p><strong id="client-host">${escapeHtml(destination(view.client.returnTo))}</strong> is asking to connect to your account.</p>
-${clientLine(view.client)}`
+/** Who is asking to connect, as the sign-in and sign-up pages open. */
+export function askingLines(client: ClientView | undefined): string {
+  return client
+    ? `<p><strong id="client-host">${escapeHtml(destination(client.returnTo))}</strong> is asking to connect to your account.</p>
+${clientLine(client)}`
     : `<p class="muted">An application is asking to connect to your account.</p>`;
+}
+
+export function signInPage(view: SignInPage): string {
+  const asking = askingLines(view.client);
+  const signup = view.signupHref
+    ? `<p class="muted">No account yet? <a id="signup-link" href="${escapeHtml(view.signupHref)}">Create one</a></p>`
+    : "";
   return page(
     `Sign in to ${view.appName}`,
     `<h1>Sign in to ${escapeHtml(view.appName)}</h1>
@@ -94,7 +104,8 @@ ${hidden("oauth_query", view.oauthQuery)}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+${signup}`,
   );
 }
 

@@ -9,7 +9,7 @@ import type { RateLimitStore } from "./rateLimitStore.js";
 export interface AuthRateLimitOptions {
   /**
    * Requests per client IP to `POST` signup, login, refresh_token, tokens and password under
-   * the auth path (and, with `oauthServer`, its sign-in, registration and token endpoints).
+   * the auth path (and, with `oauthServer`, its sign-in, sign-up, registration and token endpoints).
    * Default 30 per 60 s; `false` for none.
    */
   perIp?: RateLimitWindow | false;

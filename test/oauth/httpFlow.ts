@@ -50,7 +50,7 @@ export interface FlowStep {
 }
 
 /** GET or POST without following redirects, carrying the session cookie. */
-async function step(
+export async function step(
   cookies: Cookies,
   url: string,
   form?: Record<string, string>,

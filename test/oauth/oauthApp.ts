@@ -39,6 +39,7 @@ export async function startOAuthApp(
     secret?: string;
     previousSecrets?: string[];
     clientMetadataDocuments?: OAuthServerOptions["clientMetadataDocuments"];
+    allowSignup?: boolean;
   } = {},
 ): Promise<OAuthTestServer> {
   const server: Server = createServer();
@@ -52,6 +53,7 @@ export async function startOAuthApp(
     appName: "Terreno test",
     accessTokenTtlSeconds: options.accessTokenTtlSeconds,
     clientMetadataDocuments: options.clientMetadataDocuments,
+    allowSignup: options.allowSignup,
   });
   const terreno = new TerrenoApp({
     userModel: User,
