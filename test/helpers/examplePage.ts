@@ -5,6 +5,8 @@
  * test ends with `assert.deepEqual(problems, [])`.
  */
 import assert from "node:assert/strict";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { after, before } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createExampleApp } from "../../example-backend/app.js";
@@ -39,6 +41,17 @@ export interface ExamplePage {
 
 export interface ExamplePageOptions {
   viewport?: { width: number; height: number };
+  /** Run the example's OAuth sign-in for MCP clients (its URL is known before it starts). */
+  oauth?: boolean;
+}
+
+/** A port free right now, so the server's URL (the OAuth issuer) is known before it listens. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 function watch(page: Page, origin: () => string, problems: string[]): void {
@@ -96,8 +109,15 @@ export function useExamplePage(options: ExamplePageOptions = {}): ExamplePage {
 
   before(async () => {
     const dir = await ensureFrontendBuilt((message) => process.stderr.write(`${message}\n`));
-    running = await createExampleApp({ jwtSecret: JWT_SECRET, env: {}, frontendDir: dir }).start({
-      port: 0,
+    const port = options.oauth ? await freePort() : 0;
+    const publicUrl = options.oauth ? `http://127.0.0.1:${port}` : undefined;
+    running = await createExampleApp({
+      jwtSecret: JWT_SECRET,
+      env: {},
+      frontendDir: dir,
+      publicUrl,
+    }).start({
+      port,
       host: "127.0.0.1",
       handleSignals: false,
     });

@@ -6,6 +6,7 @@ import { authFetch } from "../api.js";
 import { type Drawer, type DrawerName, drawerId, drawerToggleId } from "../hooks/useDrawer.js";
 import { useModelInfo } from "../hooks/useModelInfo.js";
 import { type Session, setSession } from "../session.js";
+import { AccountMenu } from "./AccountMenu.js";
 import { Icon } from "./Icon.js";
 
 async function signOut(session: Session): Promise<void> {
@@ -66,9 +67,7 @@ export function Header({ session, drawer }: { session: Session; drawer: Drawer }
         </span>
       ) : null}
       <span className="spacer" />
-      <span className="muted account" title={session.email}>
-        {session.email}
-      </span>
+      <AccountMenu session={session} />
       <button type="button" className="secondary sign-out" onClick={() => void signOut(session)}>
         Sign out
       </button>
