@@ -14,6 +14,8 @@ export interface StoredMessage {
   messageId: string;
   role: "user" | "assistant" | "system";
   parts: unknown[];
+  /** An assistant turn's state: `streaming`, `done`, `stopped` or `failed`. */
+  status?: string;
 }
 
 /** A row of `GET /todos` (the caller's own). */

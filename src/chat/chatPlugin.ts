@@ -16,6 +16,9 @@
  * - `GET /chat/telemetry`: admins only; aggregates over recent requests and the rows.
  * - `GET /chat/info`: `{data: {model, provider?, label, offline, approval, maxMessageLength}}`
  *   (chatInfo.ts).
+ * - `GET /chat/:id/stream`: the turn streaming now in the conversation `:id` (its id or useChat
+ *   id), replayed from its start, then followed (`useChat({resume: true})`); 204 when none.
+ *   `DELETE /chat/:id/stream`: Stop; the turn ends and is stored as stopped (chatTurns.ts).
  * - `GET /chat/approvals`: the caller's approval requests still waiting for an answer
  *   (chatApprovals.ts, which also holds the rule for running an approved call).
  * - With the app's `mcp: {apps: true}`: `GET /chat/apps` (the caller's tools that have a view),
@@ -39,6 +42,7 @@ import { chatOpenApi } from "./chatOpenApi.js";
 import { conversationsRouter, feedbackRouter, listMessages } from "./chatRoutes.js";
 import { chatStreamHandler } from "./chatStream.js";
 import { telemetryHandler } from "./chatTelemetry.js";
+import { ChatTurns } from "./chatTurns.js";
 import { type SearchDocsOptions, searchDocsTool } from "./searchDocs.js";
 import type { ChatApp, ChatApproval } from "./types.js";
 
@@ -105,7 +109,9 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
   const info = chatModelInfo(options.model, approval, options.modelLabel, maxMessageLength);
   // Built once per plugin, not per request.
   const docsTool = options.docs ? searchDocsTool(options.docs) : undefined;
+  const turns = new ChatTurns();
   const chat = chatStreamHandler({
+    turns,
     app: terreno,
     model: options.model,
     systemPrompt: typeof system === "function" ? system : () => system,
@@ -152,6 +158,9 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
       app.get(`${basePath}/telemetry`, requireUser, telemetry);
       app.get(`${basePath}/conversations/:id/messages`, requireUser, listMessages);
       app.use(`${basePath}/conversations`, conversationsRouter(ctx));
+      // After the routes above, so that `/chat/conversations/...` is never read as a chat id.
+      app.get(`${basePath}/:id/stream`, requireUser, turns.resumeHandler);
+      app.delete(`${basePath}/:id/stream`, requireUser, requireWriteScope, turns.stopHandler);
       app.use(`${basePath}/feedback`, feedbackRouter(ctx, persist));
     },
   };

@@ -64,14 +64,19 @@ export async function createConversation(user: User, body: ChatBody): Promise<st
   return String(created._id);
 }
 
+/** The state of an assistant turn, as the ChatMessage row keeps it. */
+export type TurnStatus = "streaming" | "done" | "stopped" | "failed";
+
 /**
  * Stores a message, or replaces its parts when it is stored already: useChat resends the
- * assistant message after an approval, with the tool results added.
+ * assistant message after an approval, with the tool results added, and a streaming turn is
+ * saved again as its parts arrive (with its `status`).
  */
 export async function saveMessage(
   user: User,
   conversationId: string,
   message: UIMessage,
+  status?: TurnStatus,
 ): Promise<void> {
   const messageId = message.id || randomUUID();
   const filter = { conversationId, ownerId: user.id, messageId };
@@ -80,10 +85,15 @@ export async function saveMessage(
   if (existing) {
     await ChatMessage.updateOne(
       { _id: existing._id },
-      { $set: { partsJson }, $unset: { parts: 1 } },
+      { $set: { partsJson, ...(status ? { status } : {}) }, $unset: { parts: 1 } },
     );
   } else {
-    await ChatMessage.create({ ...filter, role: message.role, partsJson });
+    await ChatMessage.create({
+      ...filter,
+      role: message.role,
+      partsJson,
+      ...(status ? { status } : {}),
+    });
   }
   // The conversations list is sorted by `-updatedAt`: the latest chat first.
   await Conversation.updateOne({ _id: conversationId }, { $set: { updatedAt: new Date() } });

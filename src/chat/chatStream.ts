@@ -1,7 +1,8 @@
 /**
  * `POST /chat`: one turn of a conversation as an AI SDK 7 UI message stream. It stores the
- * user's message, runs the model with the caller's tools (chatTools.ts), streams the answer,
- * stores the assistant's message when the stream ends and records one telemetry row.
+ * user's message, stores the assistant's turn and runs the model with the caller's tools
+ * (chatTools.ts); the answer streams to the client and, durably, to the turn's buffer and stored
+ * message (chatTurns.ts). One telemetry row per request.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -12,6 +13,7 @@ import {
   pipeUIMessageStreamToResponse,
   streamText,
   toUIMessageStream,
+  type UIMessage,
 } from "ai";
 import type { Response } from "express";
 import { validationFailed } from "../core/errors.js";
@@ -27,6 +29,7 @@ import { parseChatBody } from "./chatBody.js";
 import { createConversation, findConversation, saveMessage } from "./chatStore.js";
 import { errorCodeOf, telemetryRecorder, toolCallNames } from "./chatTelemetry.js";
 import { type ChatToolsOptions, chatTools } from "./chatTools.js";
+import type { ChatTurns } from "./chatTurns.js";
 import { Redactor, redactModelMessage } from "./redact.js";
 import { restoreTransform } from "./restoreStream.js";
 import type { ChatApp, ChatApproval } from "./types.js";
@@ -43,6 +46,8 @@ export interface ChatStreamSettings {
   /** Characters of text a user message may have (chatBody.ts). */
   maxMessageLength: number;
   docsTool?: ChatToolsOptions["docsTool"];
+  /** The plugin's durable turns (used when `persist`). */
+  turns: ChatTurns;
 }
 
 export function chatStreamHandler(settings: ChatStreamSettings) {
@@ -79,7 +84,12 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
     let messages: ModelMessage[];
     try {
       // System messages come from the server only, never from the client's history.
-      const history = body.messages.filter((message) => message.role !== "system");
+      // An assistant turn stopped before it said anything is stored with no parts: nothing to send.
+      const history = body.messages.filter(
+        (message) =>
+          message.role !== "system" &&
+          !(message.role === "assistant" && message.parts.length === 0),
+      );
       messages = await convertToModelMessages(history, { tools });
     } catch (error) {
       throw validationFailed(
@@ -98,11 +108,23 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       await saveMessage(user, conversationId, last);
     }
 
-    // A client that hangs up stops the model and its tool loop.
+    // The answer: a new assistant message, or the one an approval continues (useChat resends it).
+    const continued = last?.role === "assistant" ? last : undefined;
+    const responseId = continued?.id || randomUUID();
+    const start: UIMessage = continued ?? { id: responseId, role: "assistant", parts: [] };
     const abort = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) abort.abort();
-    });
+    // A durable turn (chatTurns.ts) is stored before the model runs and outlives its client: a
+    // reload reattaches to it; only a Stop ends it early. Without storage, a client that hangs
+    // up stops the model and its tool loop.
+    const streamId =
+      persist && conversationId
+        ? await settings.turns.begin(user, conversationId, start)
+        : undefined;
+    if (!streamId) {
+      res.on("close", () => {
+        if (!res.writableFinished) abort.abort();
+      });
+    }
     const record = telemetryRecorder({
       logger: terreno.logger,
       user,
@@ -166,25 +188,31 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       stream: result.stream,
       tools,
       originalMessages: body.messages,
-      generateMessageId: randomUUID,
+      generateMessageId: () => responseId,
       // Where a client finds the id to send as `conversationId` next turn: useTerrenoChat reads
       // the header; a page on plain useChat can read the assistant message's metadata.
       messageMetadata: ({ part }) =>
         part.type === "start" && conversationId ? { conversationId } : undefined,
       // The client gets a generic text; the error itself goes to the log (streamText's onError).
       onError: () => "The assistant failed; please try again.",
-      onEnd: async ({ responseMessage }) => {
-        if (!persist || !conversationId) return;
-        try {
-          await saveMessage(user, conversationId, responseMessage);
-        } catch (error) {
-          terreno.logger.error({ err: error }, "chat: could not store the assistant message");
-        }
-      },
     });
+    let toClient = stream;
+    if (streamId && conversationId) {
+      const [client, store] = stream.tee();
+      toClient = client;
+      void settings.turns.record({
+        stream: store,
+        user,
+        conversationId,
+        streamId,
+        start,
+        abort,
+        logger: terreno.logger,
+      });
+    }
     void pipeUIMessageStreamToResponse({
       response: res,
-      stream,
+      stream: toClient,
       ...(conversationId ? { headers: { "X-Conversation-Id": conversationId } } : {}),
     });
   };

@@ -30,6 +30,8 @@ export interface DemoModelOptions {
   resource?: string;
   /** "Today" for due dates (tests). Default the current date. */
   now?: () => Date;
+  /** A pause before each streamed word, in ms, to show a reply arriving (demos, tests). Default 0. */
+  wordDelayMs?: number;
 }
 
 export const DEMO_MODEL_ID = "terreno-demo";
@@ -246,12 +248,28 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV4
         }
       }
       parts.push({ type: "finish", finishReason: result.finishReason, usage: result.usage });
-      const stream = new ReadableStream<LanguageModelV4StreamPart>({
-        start(controller) {
-          for (const part of parts) controller.enqueue(part);
-          controller.close();
-        },
-      });
+      const delay = options.wordDelayMs ?? 0;
+      const stream =
+        delay > 0
+          ? new ReadableStream<LanguageModelV4StreamPart>({
+              async pull(controller) {
+                const part = parts.shift();
+                if (!part) {
+                  controller.close();
+                  return;
+                }
+                if (part.type === "text-delta") {
+                  await new Promise((resolve) => setTimeout(resolve, delay));
+                }
+                controller.enqueue(part);
+              },
+            })
+          : new ReadableStream<LanguageModelV4StreamPart>({
+              start(controller) {
+                for (const part of parts) controller.enqueue(part);
+                controller.close();
+              },
+            });
       return { stream };
     },
   };

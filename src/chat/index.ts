@@ -15,6 +15,7 @@ export { createDemoModel, DEMO_MODEL_ID, type DemoModelOptions } from "./demoMod
 export {
   ChatFeedback,
   ChatMessage,
+  ChatStreamChunk,
   ChatTelemetry,
   ChatToolApproval,
   Conversation,

@@ -1,7 +1,8 @@
 /**
  * The chat plugin's collections: conversations and their messages (owner-only, served by
  * modelRouter), feedback on messages, one telemetry row per chat request, and the approvals the
- * server asked for (chatApprovals.ts: an approved call runs once however often it is approved).
+ * server asked for (chatApprovals.ts: an approved call runs once however often it is approved),
+ * and the buffer of a streaming turn (turnBuffer.ts).
  */
 import mongoose, { Schema } from "mongoose";
 import type { AnyModel } from "../core/types.js";
@@ -17,6 +18,10 @@ const conversationSchema = new Schema(
     title: { type: String, maxlength: 200, default: "New conversation" },
     /** The `id` useChat sends, when the conversation was started from one. */
     clientId: { type: String, maxlength: 200 },
+    /** The turn streaming now (chatTurns.ts): a reload reattaches to it. Unset between turns. */
+    activeStreamId: { type: String, maxlength: 200 },
+    /** Set to `activeStreamId` by a Stop: the instance running that turn ends it. */
+    stopStreamId: { type: String, maxlength: 200 },
   },
   { timestamps: true },
 );
@@ -41,10 +46,39 @@ const chatMessageSchema = new Schema(
     partsJson: { type: String, select: false },
     /** Rows stored before `partsJson` hold the parts here; they are repaired when read. */
     parts: { type: Schema.Types.Mixed, select: false },
+    /**
+     * An assistant turn's state (chatTurns.ts): `streaming` while the model answers (its parts
+     * are saved as they arrive), then `done`, `stopped` (the person pressed Stop) or `failed`.
+     */
+    status: { type: String, enum: ["streaming", "done", "stopped", "failed"] },
   },
   { timestamps: true },
 );
 export const ChatMessage = model("ChatMessage", chatMessageSchema, "chat_messages");
+
+/**
+ * The buffer of a streaming turn (turnBuffer.ts): its UI message chunks in order, so that a
+ * reload, on any instance, replays the reply so far and follows the rest. The chunk is JSON text,
+ * as the parts are. The last row of a finished turn is `end: true`. Rows are deleted when a later
+ * turn of the conversation ends, and when old: FerretDB refuses TTL indexes, so the age is also
+ * checked when read.
+ */
+const chatStreamChunkSchema = new Schema({
+  conversationId: { type: String, required: true, maxlength: 200 },
+  streamId: { type: String, required: true, maxlength: 200 },
+  seq: { type: Number, required: true },
+  chunkJson: { type: String },
+  end: { type: Boolean },
+  createdAt: { type: Date, default: () => new Date() },
+});
+chatStreamChunkSchema.index({ streamId: 1, seq: 1 }, { unique: true });
+chatStreamChunkSchema.index({ conversationId: 1 });
+chatStreamChunkSchema.index({ createdAt: 1 });
+export const ChatStreamChunk = model(
+  "ChatStreamChunk",
+  chatStreamChunkSchema,
+  "chat_stream_chunks",
+);
 
 const chatFeedbackSchema = new Schema(
   {

@@ -2,11 +2,12 @@
  * `terreno-mcp/react`: React hooks for a terreno-mcp backend (needs `react` 19, `ai` 6,
  * `@ai-sdk/react` 3 and, for useMCPTools, `@modelcontextprotocol/client`; all optional peers).
  *
- * - `useTerrenoChat({api?, getToken, conversationId?})`: `useChat` against the chat plugin's
+ * - `useTerrenoChat({api?, getToken, conversationId?, resume?})`: `useChat` against the chat plugin's
  *   `POST /chat`, with `Authorization: Bearer <token>`, the conversation id in the body (taken
  *   from `X-Conversation-Id` after the first reply), and `approve(toolCallId)` /
- *   `deny(toolCallId, reason?)` for tool calls that wait for approval; the chat re-sends by
- *   itself once every pending approval is answered.
+ *   `deny(toolCallId, reason?)` for tool calls that wait for approval (the chat re-sends by
+ *   itself once every pending approval is answered), `resume` to reattach to a reply still
+ *   streaming after a reload, and a `stop()` that tells the server to end the turn.
  * - `useMCPTools({url, getToken})`: the caller's MCP tools, listed with the official MCP client.
  *
  * No JSX: the hooks only use `useState`/`useEffect`/`useRef`/`useCallback`/`useMemo`.
@@ -37,6 +38,12 @@ export interface UseTerrenoChatOptions<UI_MESSAGE extends UIMessage = UIMessage>
   fetch?: typeof globalThis.fetch;
   onError?: ChatInit<UI_MESSAGE>["onError"];
   onFinish?: ChatInit<UI_MESSAGE>["onFinish"];
+  /**
+   * On mount, reattach to the reply still streaming in this chat (`GET {api}/{id}/stream`, the
+   * AI SDK's resume): after a reload the rest of the reply arrives. Use it with the
+   * conversation's id as `id`. Default false.
+   */
+  resume?: boolean;
 }
 
 export type UseTerrenoChatResult<UI_MESSAGE extends UIMessage = UIMessage> =
@@ -47,6 +54,12 @@ export type UseTerrenoChatResult<UI_MESSAGE extends UIMessage = UIMessage> =
     deny(toolCallId: string, reason?: string): Promise<void>;
     /** The conversation these messages are stored in, once known. */
     conversationId: string | undefined;
+    /**
+     * Stop: ends the reply here and tells the server (`DELETE {api}/{id}/stream`), which ends
+     * the turn and stores it as stopped. (A client that only hangs up leaves the turn running,
+     * so that a reload can reattach to it.)
+     */
+    stop(): Promise<void>;
   };
 
 /** `{Authorization: "Bearer <token>"}`, or `{}` without a token. */
@@ -120,6 +133,7 @@ export function useTerrenoChat<UI_MESSAGE extends UIMessage = UIMessage>(
 
   const chat = useChat<UI_MESSAGE>({
     transport,
+    ...(options.resume ? { resume: true } : {}),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     ...(options.id ? { id: options.id } : {}),
     ...(options.messages ? { messages: options.messages } : {}),
@@ -145,7 +159,21 @@ export function useTerrenoChat<UI_MESSAGE extends UIMessage = UIMessage>(
     [respond],
   );
 
-  return Object.assign({}, chat, { approve, deny, conversationId });
+  const chatId = chat.id;
+  const { stop: stopLocally } = chat;
+  const stop = useCallback(async () => {
+    const target = conversationRef.current ?? chatId;
+    await stopLocally();
+    const fetcher = fetchRef.current ?? globalThis.fetch;
+    await fetcher(`${api}/${encodeURIComponent(target)}/stream`, {
+      method: "DELETE",
+      headers: await authHeaders(getTokenRef.current),
+    }).catch(() => {
+      // The reply has stopped here either way; the server's turn ends on its own.
+    });
+  }, [api, chatId, stopLocally]);
+
+  return Object.assign({}, chat, { approve, deny, conversationId, stop });
 }
 
 export interface MCPToolInfo {

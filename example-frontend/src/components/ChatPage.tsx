@@ -47,6 +47,7 @@ async function loadConversation(id: string): Promise<OpenChat> {
       id: row.messageId,
       role: row.role,
       parts: row.parts as UIMessage["parts"],
+      ...(row.status ? { metadata: { status: row.status } } : {}),
     })),
   };
 }

@@ -5,7 +5,7 @@
  * with that conversation's stored messages.
  */
 import type { UIMessage } from "ai";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTerrenoChat } from "../../../src/react/index.js";
 import { authFetch } from "../api.js";
 import { getSession } from "../session.js";
@@ -32,6 +32,11 @@ interface Props {
   onReplyFinished(): void;
 }
 
+/** A stored turn the person stopped (the chat plugin's `status`, kept in the metadata). */
+function isStopped(message: UIMessage): boolean {
+  return (message.metadata as { status?: string } | undefined)?.status === "stopped";
+}
+
 export function ChatPanel(props: Props) {
   const { onConversation, onReplyFinished } = props;
   const chat = useTerrenoChat({
@@ -41,8 +46,12 @@ export function ChatPanel(props: Props) {
     getToken: () => getSession()?.token,
     // Refreshes the access token on a 401 and retries, like every other call of the page.
     fetch: authFetch,
+    // A reopened conversation may have a reply still streaming (a reload mid-reply): follow it.
+    resume: Boolean(props.conversationId),
     onFinish: () => onReplyFinished(),
   });
+  // Messages the person stopped in this page; stored ones say so in their metadata.
+  const [stoppedHere, setStoppedHere] = useState<ReadonlySet<string>>(new Set());
   const busy = chat.status === "submitted" || chat.status === "streaming";
 
   useEffect(() => {
@@ -69,6 +78,11 @@ export function ChatPanel(props: Props) {
   const send = (text: string) => void chat.sendMessage({ text });
   const approve = (toolCallId: string) => void chat.approve(toolCallId);
   const deny = (toolCallId: string) => void chat.deny(toolCallId, "Denied in the page.");
+  const stop = () => {
+    const last = chat.messages.at(-1);
+    if (last) setStoppedHere((ids) => new Set(ids).add(last.id));
+    void chat.stop();
+  };
 
   return (
     <AppHostContext.Provider value={appHost}>
@@ -93,6 +107,7 @@ export function ChatPanel(props: Props) {
               key={message.id}
               message={message}
               streaming={busy && index === chat.messages.length - 1}
+              stopped={stoppedHere.has(message.id) || isStopped(message)}
               onApprove={approve}
               onDeny={deny}
             />
@@ -105,7 +120,7 @@ export function ChatPanel(props: Props) {
           ) : null}
           <div ref={end} />
         </div>
-        <Composer busy={busy} onSend={send} onStop={() => void chat.stop()} />
+        <Composer busy={busy} onSend={send} onStop={stop} />
       </main>
     </AppHostContext.Provider>
   );

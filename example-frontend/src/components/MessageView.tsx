@@ -11,11 +11,13 @@ interface Props {
   message: UIMessage;
   /** Still streaming: no feedback yet. */
   streaming: boolean;
+  /** The person stopped this reply (or stopped before it began, on their own message). */
+  stopped?: boolean;
   onApprove(toolCallId: string): void;
   onDeny(toolCallId: string): void;
 }
 
-export function MessageView({ message, streaming, onApprove, onDeny }: Props) {
+export function MessageView({ message, streaming, stopped, onApprove, onDeny }: Props) {
   const mine = message.role === "user";
   const hasText = message.parts.some((part) => part.type === "text" && part.text.trim());
   return (
@@ -40,6 +42,7 @@ export function MessageView({ message, streaming, onApprove, onDeny }: Props) {
         }
         return null;
       })}
+      {stopped ? <p className="muted stopped">Stopped: the reply was cut short.</p> : null}
       {!mine && hasText && !streaming ? <FeedbackButtons messageId={message.id} /> : null}
     </article>
   );

@@ -1,0 +1,194 @@
+/**
+ * Durable turns: an assistant turn is stored before the model streams and saved again as its
+ * parts arrive; its chunks go to a buffer in MongoDB (turnBuffer.ts), so that a reload, served by
+ * any instance, reattaches to the reply (`GET /chat/:id/stream`, the AI SDK's `resume`). The
+ * turn runs on when its client goes away; only a Stop (`DELETE /chat/:id/stream`, or the next
+ * message) ends it early, and it is stored as `stopped`.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  pipeUIMessageStreamToResponse,
+  readUIMessageStream,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
+import type { Response } from "express";
+import mongoose from "mongoose";
+import { notFound } from "../core/errors.js";
+import type { Logger } from "../core/logger.js";
+import type { PlainObject, User } from "../core/types.js";
+import type { ChatRequest } from "./chatAuth.js";
+import { saveMessage, type TurnStatus } from "./chatStore.js";
+import { Conversation } from "./models.js";
+import { cleanUpBuffers, isTurnLive, replayTurn, TurnRecorder } from "./turnBuffer.js";
+
+/** How often a streaming turn's parts are saved (not per token). */
+const SAVE_MS = 300;
+/** How often the instance running a turn looks for a Stop sent to another instance. */
+const STOP_POLL_MS = 250;
+
+/**
+ * One plugin's turns. Each chatPlugin has its own (as each server process would): a Stop that
+ * arrives at the plugin running the turn aborts it at once; any other finds it through MongoDB.
+ */
+export class ChatTurns {
+  /** Turns this plugin runs, by stream id. */
+  private readonly running = new Map<string, AbortController>();
+
+  /** `GET /chat/:id/stream`. */
+  readonly resumeHandler = resumeStreamHandler;
+  /** `DELETE /chat/:id/stream`. */
+  readonly stopHandler = async (req: ChatRequest, res: Response): Promise<void> => {
+    const user = req.user as User;
+    const conversation = await chatConversation(user, String(req.params.id));
+    if (!conversation) throw notFound("No such conversation.");
+    await this.stopActive(String(conversation._id));
+    res.status(204).end();
+  };
+
+  /**
+   * Ends the conversation's running turn, if any, on whichever instance runs it: the stop is
+   * recorded on the conversation (which that instance polls) and signalled here directly.
+   */
+  async stopActive(conversationId: string): Promise<boolean> {
+    const conversation = await Conversation.findById(conversationId).lean<PlainObject>();
+    const active = conversation?.activeStreamId;
+    if (typeof active !== "string") return false;
+    await Conversation.updateOne(
+      { _id: conversationId, activeStreamId: active },
+      { $set: { stopStreamId: active } },
+    );
+    this.running.get(active)?.abort();
+    return true;
+  }
+
+  /**
+   * Stores the turn before the model runs: the assistant message (`start`: empty, or the message
+   * an approval continues) as `streaming`, and the conversation's pointer to its stream. A turn
+   * still running in the conversation is stopped first.
+   */
+  async begin(user: User, conversationId: string, start: UIMessage): Promise<string> {
+    await this.stopActive(conversationId);
+    const streamId = randomUUID();
+    await saveMessage(user, conversationId, start, "streaming");
+    await Conversation.updateOne(
+      { _id: conversationId },
+      { $set: { activeStreamId: streamId }, $unset: { stopStreamId: 1 } },
+    );
+    return streamId;
+  }
+
+  /**
+   * Follows a turn to its end: buffers each chunk, saves the message as it grows (every SAVE_MS),
+   * then stores it with its final status, writes the buffer's end marker, clears the
+   * conversation's pointer and deletes older buffers.
+   */
+  async record(options: RecordTurnOptions): Promise<void> {
+    const { user, conversationId, streamId, abort, logger } = options;
+    const recorder = new TurnRecorder(conversationId, streamId, logger);
+    this.running.set(streamId, abort);
+    const watch = setInterval(() => {
+      Conversation.exists({ _id: conversationId, stopStreamId: streamId }).then(
+        (stopped) => {
+          if (stopped) abort.abort();
+        },
+        () => {},
+      );
+    }, STOP_POLL_MS);
+
+    let status: TurnStatus = "done";
+    const observed = options.stream.pipeThrough(
+      new TransformStream<UIMessageChunk, UIMessageChunk>({
+        transform(chunk, controller) {
+          if (chunk.type === "abort") status = "stopped";
+          else if (chunk.type === "error" && status === "done") status = "failed";
+          recorder.append(chunk);
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    let saving: Promise<void> = Promise.resolve();
+    const save = (message: UIMessage, state: TurnStatus) => {
+      saving = saving
+        .then(() => saveMessage(user, conversationId, message, state))
+        .catch((error: unknown) => {
+          logger.error({ err: error }, "chat: could not store the assistant message");
+        });
+      return saving;
+    };
+    // readUIMessageStream continues the message it is given in place: hand it a copy.
+    let latest: UIMessage = structuredClone(options.start);
+    let savedAt = Date.now();
+    try {
+      for await (const message of readUIMessageStream({ message: latest, stream: observed })) {
+        latest = message;
+        if (Date.now() - savedAt >= SAVE_MS) {
+          savedAt = Date.now();
+          void save(structuredClone(message), "streaming");
+        }
+      }
+    } catch (error) {
+      if (status === "done") status = "failed";
+      logger.error({ err: error }, "chat: a turn's stream failed");
+    } finally {
+      clearInterval(watch);
+      this.running.delete(streamId);
+    }
+    if (abort.signal.aborted && status === "done") status = "stopped";
+    await save(latest, status);
+    await recorder.end();
+    try {
+      await Conversation.updateOne(
+        { _id: conversationId, activeStreamId: streamId },
+        { $unset: { activeStreamId: 1, stopStreamId: 1 } },
+      );
+      await cleanUpBuffers(conversationId, streamId);
+    } catch (error) {
+      logger.error({ err: error }, "chat: could not close a turn");
+    }
+  }
+}
+
+export interface RecordTurnOptions {
+  /** The turn's UI message chunks (a branch of what the client gets). */
+  stream: ReadableStream<UIMessageChunk>;
+  user: User;
+  conversationId: string;
+  streamId: string;
+  start: UIMessage;
+  /** Aborts the model: a Stop from any instance triggers it. */
+  abort: AbortController;
+  logger: Logger;
+}
+
+/**
+ * The caller's conversation that a useChat id names: the conversation's id (a reloaded page uses
+ * it as the chat id) or the useChat id it was started from.
+ */
+async function chatConversation(user: User, chatId: string): Promise<PlainObject | null> {
+  const byId = mongoose.isValidObjectId(chatId) ? [{ _id: chatId }] : [];
+  return Conversation.findOne({
+    ownerId: user.id,
+    $or: [...byId, { clientId: chatId }],
+  }).lean<PlainObject>();
+}
+
+/**
+ * `GET /chat/:id/stream` (what `useChat({resume: true})` asks on load): 204 when no turn of the
+ * conversation is streaming, else the turn from its first chunk (the SDK replaces the message
+ * it has with the replay) and the rest as it comes.
+ */
+async function resumeStreamHandler(req: ChatRequest, res: Response): Promise<void> {
+  const user = req.user as User;
+  const conversation = await chatConversation(user, String(req.params.id));
+  const streamId = conversation?.activeStreamId;
+  if (typeof streamId !== "string" || !(await isTurnLive(streamId))) {
+    res.status(204).end();
+    return;
+  }
+  void pipeUIMessageStreamToResponse({
+    response: res,
+    stream: replayTurn(streamId),
+    headers: { "X-Conversation-Id": String(conversation?._id) },
+  });
+}
