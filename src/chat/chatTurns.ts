@@ -80,8 +80,8 @@ export class ChatTurns {
 
   /**
    * Follows a turn to its end: buffers each chunk, saves the message as it grows (every SAVE_MS),
-   * then stores it with its final status, writes the buffer's end marker, clears the
-   * conversation's pointer and deletes older buffers.
+   * then stores it with its final status, writes the buffer's end marker, deletes older buffers
+   * and, last, clears the conversation's pointer.
    */
   async record(options: RecordTurnOptions): Promise<void> {
     const { user, conversationId, streamId, abort, logger } = options;
@@ -138,11 +138,12 @@ export class ChatTurns {
     await save(latest, status);
     await recorder.end();
     try {
+      await cleanUpBuffers(conversationId, streamId);
+      // Last: a conversation with no `activeStreamId` has every turn stored and closed.
       await Conversation.updateOne(
         { _id: conversationId, activeStreamId: streamId },
         { $unset: { activeStreamId: 1, stopStreamId: 1 } },
       );
-      await cleanUpBuffers(conversationId, streamId);
     } catch (error) {
       logger.error({ err: error }, "chat: could not close a turn");
     }

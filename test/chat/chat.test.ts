@@ -501,7 +501,8 @@ describe("chat plugin", () => {
 
   test("rate limit: 10 requests per user, then 429 with Retry-After", async () => {
     const erin = await signUp(setupApp, "erin");
-    const app = buildChatApp({ model: scriptedModel() });
+    // The default 10 points, in a window long enough for ten stored turns on a loaded machine.
+    const app = buildChatApp({ model: scriptedModel(), rateLimit: { duration: 3600 } });
     for (let i = 0; i < 10; i += 1) {
       const ok = await postChat(app, erin, { messages: [userMessage(`hi ${i}`)] });
       assert.equal(ok.status, 200, `request ${i + 1}`);

@@ -1,6 +1,7 @@
 /**
- * Shared pieces of the chat suites: a scripted mock model, the app, SSE parsing, and the stored
- * assistant message with its approval answered the way useChat sends it back.
+ * Shared pieces of the chat suites: a scripted mock model, the app, SSE parsing (which waits for
+ * the turn to be stored whole), and the stored assistant message with its approval answered the
+ * way useChat sends it back.
  */
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
@@ -116,6 +117,12 @@ export async function postChat(
       body2 = JSON.parse(raw);
     } catch {}
   }
+  // The turn is still being stored when its stream ends (chatTurns.ts): wait until it is closed,
+  // so that what a test reads next, and the next turn, see it whole.
+  const conversationId = res.headers["x-conversation-id"];
+  if (user && isStream && typeof conversationId === "string") {
+    await turnSettled(app, user, conversationId);
+  }
   return {
     status: res.status,
     headers: res.headers as Record<string, string>,
@@ -123,6 +130,33 @@ export async function postChat(
     chunks,
     text,
   };
+}
+
+/**
+ * Waits, through the public API, until no turn of the conversation is running (no
+ * `activeStreamId`) and every stored assistant message has its final `status`; returns the
+ * stored messages (`GET /chat/conversations/:id/messages`).
+ */
+export async function turnSettled(
+  app: Express,
+  user: TestUser,
+  conversationId: string,
+  ms = 10_000,
+): Promise<PlainObject[]> {
+  return waitFor(async () => {
+    const conversation = await request(app)
+      .get(`/chat/conversations/${conversationId}`)
+      .set(bearer(user));
+    if (conversation.status !== 200) {
+      throw new Error(`turnSettled: GET conversation answered ${conversation.status}`);
+    }
+    if (conversation.body.data?.activeStreamId) return undefined;
+    const messages = await request(app)
+      .get(`/chat/conversations/${conversationId}/messages`)
+      .set(bearer(user));
+    const rows = (messages.body.data ?? []) as PlainObject[];
+    return rows.some((row) => row.status === "streaming") ? undefined : rows;
+  }, ms);
 }
 
 export function userMessage(text: string, id = `u-${Math.random().toString(36).slice(2, 10)}`) {

@@ -119,7 +119,6 @@ describe("durable chat turns", () => {
       async () => !(await Conversation.exists({ activeStreamId: { $exists: true } })),
       5000,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
     for (const server of servers) server.close();
   });
 
@@ -167,6 +166,12 @@ describe("durable chat turns", () => {
         : undefined;
     }, 5000);
     assert.ok(FULL.startsWith(partial));
+    // What turnSettled (helpers.ts) waits on is visible through the API while the turn runs.
+    const running = await fetch(`${b}/chat/conversations/${conversationId}`, {
+      headers: headers(),
+    });
+    const runningData = ((await running.json()) as { data: PlainObject }).data;
+    assert.equal(typeof runningData.activeStreamId, "string");
 
     // Instance B serves the reattach: from the turn's first chunk (the same message id) to its end.
     const resumed = await fetch(`${b}/chat/${conversationId}/stream`, { headers: headers() });
