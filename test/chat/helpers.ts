@@ -137,7 +137,7 @@ export async function postChat(
  * `activeStreamId`) and every stored assistant message has its final `status`; returns the
  * stored messages (`GET /chat/conversations/:id/messages`).
  */
-export async function turnSettled(
+async function turnSettled(
   app: Express,
   user: TestUser,
   conversationId: string,
