@@ -33,15 +33,36 @@ useTestDatabase("chat_turns");
 const WORDS = Array.from({ length: 30 }, (_, i) => `word${i} `);
 const FULL = WORDS.join("");
 
-/** A model that streams WORDS one at a time, `delayMs` apart; it notes when it is aborted. */
-function slowModel(delayMs = 40) {
-  const state = { aborted: 0 };
+/**
+ * A model that streams WORDS one at a time, `delayMs` apart; it notes when it is aborted. With
+ * `holdAfter`, it waits after that many words until the test calls `release()` or the call is
+ * aborted (at most 30 s), so that what the test does mid-reply happens mid-reply however slow
+ * the machine.
+ */
+function slowModel(delayMs = 40, holdAfter?: number) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const state = { aborted: 0, release };
   const model = new MockLanguageModelV4({
     modelId: "slow",
     doStream: async (call) => {
       call.abortSignal?.addEventListener("abort", () => {
         state.aborted += 1;
       });
+      let sent = 0;
+      const hold = () =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 30_000);
+          const done = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          void released.then(done);
+          if (call.abortSignal?.aborted) done();
+          call.abortSignal?.addEventListener("abort", done);
+        });
       const parts: LanguageModelV4StreamPart[] = [
         { type: "stream-start", warnings: [] },
         { type: "text-start", id: "t1" },
@@ -54,7 +75,11 @@ function slowModel(delayMs = 40) {
           async pull(controller) {
             const part = parts.shift();
             if (!part) return controller.close();
-            if (part.type === "text-delta") await new Promise((r) => setTimeout(r, delayMs));
+            if (part.type === "text-delta") {
+              if (sent === holdAfter) await hold();
+              sent += 1;
+              await new Promise((r) => setTimeout(r, delayMs));
+            }
             controller.enqueue(part);
           },
         }),
@@ -142,7 +167,7 @@ describe("durable chat turns", () => {
   }
 
   test("a reload mid-reply: the turn goes on, another instance replays it and follows it to the end", async () => {
-    const { model, state } = slowModel();
+    const { model, state } = slowModel(20, 10);
     const { a, b } = await twoInstances(model);
     const hangUp = new AbortController();
     const first = await send(a, { messages: [userMessage("tell me", "u-reload")] }, hangUp.signal);
@@ -176,6 +201,8 @@ describe("durable chat turns", () => {
     // Instance B serves the reattach: from the turn's first chunk (the same message id) to its end.
     const resumed = await fetch(`${b}/chat/${conversationId}/stream`, { headers: headers() });
     assert.equal(resumed.status, 200);
+    // The model goes on only now: the replay has the words so far and follows the rest.
+    state.release();
     assert.match(String(resumed.headers.get("content-type")), /text\/event-stream/);
     const replay = await readChunks(resumed);
     assert.equal(replay[0]?.type, "start");
@@ -197,7 +224,7 @@ describe("durable chat turns", () => {
   });
 
   test("Stop sent to another instance ends the turn, stored as stopped; the next message gets a reply", async () => {
-    const { model, state } = slowModel(60);
+    const { model, state } = slowModel(20, 5);
     const { a, b } = await twoInstances(model);
     const ask = userMessage("tell me more");
     const first = await send(a, { id: "chat-stop", messages: [ask] });
