@@ -11,6 +11,7 @@ import { relative } from "node:path";
 import { type JSONSchema7, jsonSchema, type Tool, tool } from "ai";
 import MiniSearch from "minisearch";
 import { firstCodeBlock } from "./docCode.js";
+import { withResolvedLinks } from "./docLinks.js";
 
 export interface DocsEmbeddingsOptions {
   /** The OpenAI-compatible API base, e.g. `http://127.0.0.1:11434/v1` (`/embeddings` is appended). */
@@ -31,6 +32,12 @@ export interface SearchDocsOptions {
    * the server's own address (the request's origin) instead. Default 4000.
    */
   docsPort?: number;
+  /**
+   * Where the docs are published (e.g. `https://github.com/you/app/blob/main/`), against which
+   * a passage's relative links are resolved (from the cited path). Without it, a relative link
+   * reads as its text and the path it points to, since the chat page cannot open it.
+   */
+  docsUrl?: string;
 }
 
 /**
@@ -285,7 +292,7 @@ export class DocsIndex {
     return {
       path: chunk.path,
       heading: chunk.heading,
-      excerpt: excerptOf(chunk.text),
+      excerpt: withResolvedLinks(excerptOf(chunk.text), chunk.path, this.options.docsUrl),
       ...(code ? { code } : {}),
       score,
     };

@@ -1,6 +1,6 @@
 /** search_docs: chunking by heading, lexical ranking (MiniSearch), embeddings from an OpenAI-compatible endpoint. */
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -171,6 +171,36 @@ describe("search_docs", () => {
       data: DocHit[];
     };
     assert.match(plain.data[0]?.excerpt ?? "", /localhost:4000\/docs/);
+  });
+
+  test("relative links in a passage resolve from its file: to docsUrl, else to a cited path", async () => {
+    const file = join(dir, "docs", "linked.md");
+    await mkdir(join(dir, "docs"), { recursive: true });
+    await writeFile(
+      file,
+      "# Linked\n\nSee [the options](rest.md#options), [up](../README.md), [here](#linked), " +
+        "[the site](https://example.com/x) and ![a picture](images/a.png). `[code](a.md)` stays.\n",
+    );
+    const [plain] = await new DocsIndex({ paths: [file], root: dir }).search("Linked", 1);
+    assert.equal(
+      plain?.excerpt,
+      "See the options (`docs/rest.md#options`), up (`README.md`), here (`docs/linked.md#linked`), " +
+        "[the site](https://example.com/x) and ![a picture](images/a.png). `[code](a.md)` stays.",
+    );
+    const published = new DocsIndex({
+      paths: [file],
+      root: dir,
+      docsUrl: "https://github.com/you/app/blob/main",
+    });
+    const [linked] = await published.search("Linked", 1);
+    assert.match(
+      linked?.excerpt ?? "",
+      /\[the options\]\(https:\/\/github\.com\/you\/app\/blob\/main\/docs\/rest\.md#options\)/,
+    );
+    assert.match(
+      linked?.excerpt ?? "",
+      /\[up\]\(https:\/\/github\.com\/you\/app\/blob\/main\/README\.md\)/,
+    );
   });
 
   test("a passage's first code block is kept whole; a long one is cut at a line and closed", () => {
