@@ -4,7 +4,8 @@
  * todos" shows the todos table inside the tool card, in a sandboxed frame; its columns sort
  * through the list tool; ticking a todo there asks the person first (the server's approval),
  * writes nothing before, and completes it once approved. Any CSP violation, in the page or in
- * the frame, any script error or foreign request fails the test.
+ * the frame (useExamplePage's init script reaches the sandboxed frame too), any script error or
+ * foreign request fails the test.
  *
  * `UPDATE_SCREENSHOTS=1` refreshes the README's screenshot of the app inside the chat.
  */
@@ -12,103 +13,32 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { createExampleApp } from "../../example-backend/app.js";
-import { ensureFrontendBuilt } from "../../example-frontend/build.js";
-import type { RunningServer } from "../../src/index.js";
-import { browserSkipReason, launchChromium } from "../helpers/browser.js";
+import { browserSkipReason } from "../helpers/browser.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { JWT_SECRET } from "../helpers/restApp.js";
+import { useExamplePage } from "../helpers/examplePage.js";
 
 useTestDatabase("example_apps_browser");
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SCREENSHOT = path.join(REPO_ROOT, "docs/images/example-chat-app.png");
-const SESSION_KEY = "terreno-example.session";
-
-interface Row {
-  id: string;
-  [field: string]: unknown;
-}
 
 describe("an MCP App inside the example's chat", { skip: browserSkipReason() }, () => {
-  let running: RunningServer;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
+  const ex = useExamplePage({ viewport: { width: 1280, height: 860 } });
+  const { api } = ex;
 
-  async function token(): Promise<string> {
-    const raw = (await page.evaluate(`localStorage.getItem(${JSON.stringify(SESSION_KEY)})`)) as
-      | string
-      | null;
-    const { token: value } = JSON.parse(raw ?? "{}") as { token?: string };
-    assert.ok(value, "the page keeps an access token");
-    return value;
+  async function create(body: { title: string; priority: number }): Promise<void> {
+    const { status } = await ex.call("POST", "/todos", body);
+    assert.equal(status, 201, "POST /todos");
   }
-
-  async function api(route: string, init?: { method: string; body: unknown }): Promise<Row[]> {
-    const response = await fetch(`${running.url}${route}`, {
-      method: init?.method ?? "GET",
-      headers: { Authorization: `Bearer ${await token()}`, "Content-Type": "application/json" },
-      ...(init ? { body: JSON.stringify(init.body) } : {}),
-    });
-    assert.ok(response.ok, `${init?.method ?? "GET"} ${route}: ${response.status}`);
-    return ((await response.json()) as { data: Row[] }).data;
-  }
-
-  before(async () => {
-    const dir = await ensureFrontendBuilt((message) => process.stderr.write(`${message}\n`));
-    running = await createExampleApp({ jwtSecret: JWT_SECRET, env: {}, frontendDir: dir }).start({
-      port: 0,
-      host: "127.0.0.1",
-      handleSignals: false,
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    // Messages of every frame, the app's included.
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console: ${message.text()}`);
-    });
-    page.on("requestfailed", (req) => {
-      if (req.failure()?.errorText === "net::ERR_ABORTED" && req.url().endsWith("/chat")) return;
-      problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
-    });
-    page.on("request", (req) => {
-      const url = req.url();
-      if (!url.startsWith(running.url) && !url.startsWith("data:") && url !== "about:srcdoc") {
-        problems.push(`foreign request: ${url}`);
-      }
-    });
-    // Every CSP violation of every frame (init scripts and bindings reach the sandboxed frame
-    // too), none excepted.
-    await page.exposeFunction(
-      "reportCspViolation",
-      (where: string, directive: string, blocked: string) => {
-        problems.push(`CSP violation in ${where}: ${directive} blocked ${blocked}`);
-      },
-    );
-    await page.addInitScript({
-      content: `document.addEventListener("securitypolicyviolation", (event) =>
-        window.reportCspViolation(location.href, event.violatedDirective, event.blockedURI));`,
-    });
-  });
-
-  after(async () => {
-    await browser?.close();
-    await running?.close();
-  });
 
   test("list my todos shows the table app; ticking a todo completes it after approval", async () => {
-    await page.goto(running.url);
-    await page.getByLabel("Email").fill("apps@example.com");
-    await page.getByLabel("Password").fill("correct horse battery");
-    await page.getByRole("button", { name: "Sign up" }).click();
+    const page = ex.page;
+    await ex.signUp("apps@example.com");
     await page.getByRole("heading", { name: "Your todos" }).waitFor();
-    await api("/todos", { method: "POST", body: { title: "buy milk", priority: 2 } });
-    await api("/todos", { method: "POST", body: { title: "call mom", priority: 1 } });
+    await create({ title: "buy milk", priority: 2 });
+    await create({ title: "call mom", priority: 1 });
 
     const box = page.getByRole("textbox", { name: "Message" });
     await box.fill("list my todos");
@@ -169,6 +99,6 @@ describe("an MCP App inside the example's chat", { skip: browserSkipReason() }, 
       fs.copyFileSync(shot, SCREENSHOT);
     }
 
-    assert.deepEqual(problems, [], "no script error, CSP violation, failed or foreign request");
+    assert.deepEqual(ex.problems, [], "no script error, CSP violation, failed or foreign request");
   });
 });
