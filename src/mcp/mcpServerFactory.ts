@@ -5,7 +5,7 @@
  * shared (read-only) by every caller who sees that set; `tools/call` answers a tool the
  * caller does not see exactly as a tool that does not exist.
  */
-import type { CallToolResult, Server, Tool } from "@modelcontextprotocol/server";
+import { type CallToolResult, Server, type Tool } from "@modelcontextprotocol/server";
 import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { AppViews } from "../tools/appViews/appViews.js";
@@ -25,7 +25,6 @@ import {
   notConfirmed,
 } from "./confirm.js";
 import type { ServerFactoryContext } from "./httpHandler.js";
-import { RequestServer } from "./requestServer.js";
 import {
   type McpResourceProvider,
   resourceCapabilities,
@@ -144,7 +143,7 @@ export function createServerFactory(options: ServerFactoryOptions) {
 
   return (ctx: ServerFactoryContext): Server => {
     const caller = (ctx.authInfo?.extra?.caller as McpCaller | undefined) ?? { headers: {} };
-    const server = new RequestServer(info, serverOptions);
+    const server = new Server(info, serverOptions);
     server.setRequestHandler("tools/list", async () => {
       if (caller.failure) throw protocolError(caller.failure);
       try {
