@@ -143,4 +143,31 @@ describe("a lockout that protects the owner", () => {
     const res = await login(app, victim.email, PASSWORD, { deviceToken: attackerDevice });
     assert.equal(res.status, 429);
   });
+
+  test("a password change ends the other devices' tokens; the device that changed it gets a new one", async () => {
+    const NEW_PASSWORD = "a brand new horse battery";
+    const owner = await signUp(app, "changer");
+    const laptop: string = (await login(app, owner.email, PASSWORD)).body.data.deviceToken;
+    const phoneLogin = await login(app, owner.email, PASSWORD);
+    const phone: string = phoneLogin.body.data.deviceToken;
+    const changed = await request(app)
+      .post("/auth/password")
+      .set("Authorization", `Bearer ${phoneLogin.body.data.token}`)
+      .send({ currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    const renewed: string = changed.body.data.deviceToken;
+    assert.match(renewed, /^tdv_/);
+
+    // Someone locks the account for everyone without a known device.
+    while ((await login(app, owner.email, WRONG)).status === 401) {}
+    assert.equal((await login(app, owner.email, NEW_PASSWORD)).status, 429);
+    // The laptop's token (from before the change) is no device token any more: it waits too.
+    const withLaptop = await login(app, owner.email, NEW_PASSWORD, { deviceToken: laptop });
+    assert.equal(withLaptop.status, 429, JSON.stringify(withLaptop.body));
+    const withOldPhone = await login(app, owner.email, NEW_PASSWORD, { deviceToken: phone });
+    assert.equal(withOldPhone.status, 429, JSON.stringify(withOldPhone.body));
+    // The token the change handed out is a known device: it signs in during the lock.
+    const withRenewed = await login(app, owner.email, NEW_PASSWORD, { deviceToken: renewed });
+    assert.equal(withRenewed.status, 200, JSON.stringify(withRenewed.body));
+  });
 });
