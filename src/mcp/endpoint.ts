@@ -14,6 +14,7 @@ import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
 import { createAppViews } from "../tools/appViews/appViews.js";
 import type { ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import { mongoAnswerRelay } from "./answerRelay.js";
 import { appResourceProvider } from "./appResources.js";
 import { checkEnvelope } from "./checkEnvelope.js";
 import { checkOrigin } from "./checkOrigin.js";
@@ -93,7 +94,12 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
   const confirmed = new Set(ctx.tools.filter((tool) => tool.confirm).map((tool) => tool.name));
   const handler = createDualEraHandler(factory, {
     onerror: sdkRejected,
-    ...(confirmed.size > 0 ? { asksFirst: (name: string) => confirmed.has(name) } : {}),
+    ...(confirmed.size > 0
+      ? {
+          asksFirst: (name: string) => confirmed.has(name),
+          answerRelay: mongoAnswerRelay(ctx.connection),
+        }
+      : {}),
   });
   const node = toNodeHandler(handler, { onerror: sdkRejected });
   return (req: Request, res: Response) => {

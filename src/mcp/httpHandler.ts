@@ -15,6 +15,7 @@ import {
   type Server,
 } from "@modelcontextprotocol/server";
 import type { TerrenoError } from "../core/errors.js";
+import type { AnswerRelay } from "./answerRelay.js";
 import type { McpCaller } from "./caller.js";
 import { LegacyAsks, sessionCapabilities, sessionFor } from "./legacyAsks.js";
 import { armToolsListSlot, spliceToolsList } from "./toolsListReply.js";
@@ -30,6 +31,8 @@ export interface DualEraHandlerOptions {
   onerror?: (error: Error) => void;
   /** Whether a `tools/call` of this tool may ask the person first (`mcp.confirm`). */
   asksFirst?: (toolName: string) => boolean;
+  /** Where 2025-era answers heard by another instance are found (answerRelay.ts). */
+  answerRelay?: AnswerRelay;
 }
 
 /** The JSON-RPC error the SDK wrote, under the refusal's own HTTP status and headers. */
@@ -79,13 +82,13 @@ function callAsking(body: unknown, asksFirst: (toolName: string) => boolean): bo
 }
 
 export function createDualEraHandler(factory: ServerFactory, options: DualEraHandlerOptions = {}) {
-  const { onerror, asksFirst } = options;
+  const { onerror, asksFirst, answerRelay } = options;
   // The default responseMode, "auto", answers with one JSON body unless a handler emits a
   // message related to the request (progress, logging) before its result. Ours never do, so
   // every 2026-07-28 answer is JSON. `responseMode: "json"` would force the same but makes the
   // SDK print a console.warn (about dropping mid-call notifications) on every build().
   const modern = createMcpHandler(factory, { legacy: "reject", onerror });
-  const asks = new LegacyAsks();
+  const asks = new LegacyAsks(answerRelay);
 
   async function fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
     // tools/list replies carry the catalog serialized once (toolsListReply.ts).
@@ -101,7 +104,7 @@ export function createDualEraHandler(factory: ServerFactory, options: DualEraHan
     if (!(await isLegacyRequest(request, body))) return modern.fetch(request, options);
     const session = asksFirst ? request.headers.get("mcp-session-id") : null;
     const principal = options?.authInfo?.clientId ?? "anonymous";
-    if (asks.answer(body, session, principal)) return new Response(null, { status: 202 });
+    if (await asks.answer(body, session, principal)) return new Response(null, { status: 202 });
     const legacyClient = sessionCapabilities(session);
     const stream = Boolean(legacyClient && asksFirst && callAsking(body, asksFirst));
     const server = factory({

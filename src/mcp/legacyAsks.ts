@@ -7,8 +7,8 @@
  * related to the call, as the 2025 transport allows. The client POSTs its answer, which this
  * registry hands to the waiting server by the question's id (made unique here, because every
  * per-request server numbers its requests from 0), for the same session and caller only.
- * Questions wait in this process: behind a load balancer, route by `Mcp-Session-Id`, or the
- * answer is not heard and the call ends unconfirmed when the question times out.
+ * Questions wait in this process; an answer POSTed to another instance reaches it through
+ * the app's database (answerRelay.ts), so no session affinity is needed.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -23,6 +23,7 @@ import {
   type TransportSendOptions,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import type { AnswerRelay } from "./answerRelay.js";
 import { elicitsForms } from "./confirm.js";
 
 /** The prefix of a session id whose client declared form elicitation at `initialize`. */
@@ -45,26 +46,94 @@ interface Waiting {
   deliver(response: JSONRPCResponse): void;
 }
 
+/** What a transport does with its questions: wait for one's answer, or stop waiting. */
+interface QuestionDesk {
+  wait(wireId: string, waiting: Waiting): void;
+  forget(wireId: string): void;
+}
+
+/** The wire id this module gives a question: an answer with another id is no answer of ours. */
+const WIRE_ID = /^ask-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** How often an instance with open questions looks for answers another instance heard. */
+const RELAY_POLL_MS = 200;
+
 /** The questions waiting for their answer POST, across the endpoint's per-request servers. */
-export class LegacyAsks {
+export class LegacyAsks implements QuestionDesk {
   readonly #waiting = new Map<string, Waiting>();
+  #poll: ReturnType<typeof setInterval> | undefined;
+  #polling = false;
+
+  /** `relay`: where answers heard by other instances are left and taken (answerRelay.ts). */
+  constructor(private readonly relay?: AnswerRelay) {}
 
   /**
-   * Hands a POSTed answer to the server waiting for it; false when no question of this
-   * session and caller has that id (the POST is then served as any other: accepted, unheard).
+   * Hands a POSTed answer to the server waiting for it. An answer to a question this process
+   * did not ask, in a form-eliciting session, is left in the relay for the instance that did.
+   * False when it is no answer (the POST is then served as any other: accepted, unheard).
    */
-  answer(body: unknown, session: string | null, principal: string): boolean {
+  async answer(body: unknown, session: string | null, principal: string): Promise<boolean> {
     if (!isJSONRPCResponse(body) || typeof body.id !== "string") return false;
     const waiting = this.#waiting.get(body.id);
-    if (!waiting || waiting.session !== session || waiting.principal !== principal) return false;
-    this.#waiting.delete(body.id);
-    waiting.deliver(body);
-    return true;
+    if (waiting) {
+      if (waiting.session !== session || waiting.principal !== principal) return false;
+      this.forget(body.id);
+      waiting.deliver(body);
+      return true;
+    }
+    if (!this.relay || !sessionCapabilities(session) || !WIRE_ID.test(body.id)) return false;
+    try {
+      await this.relay.leave({
+        wireId: body.id,
+        session: session ?? "",
+        principal,
+        response: body,
+      });
+      return true;
+    } catch {
+      // The database is away: the question times out unconfirmed, and nothing runs.
+      return false;
+    }
   }
 
   /** A stateless transport for one request whose questions wait here. */
   transport(session: string | null, principal: string, stream: boolean) {
-    return new AskingTransport(this.#waiting, session ?? "", principal, stream);
+    return new AskingTransport(this, session ?? "", principal, stream);
+  }
+
+  wait(wireId: string, waiting: Waiting): void {
+    this.#waiting.set(wireId, waiting);
+    if (this.relay && !this.#poll) {
+      this.#poll = setInterval(() => void this.#takeRelayed(), RELAY_POLL_MS);
+      this.#poll.unref();
+    }
+  }
+
+  forget(wireId: string): void {
+    this.#waiting.delete(wireId);
+    if (this.#waiting.size === 0 && this.#poll) {
+      clearInterval(this.#poll);
+      this.#poll = undefined;
+    }
+  }
+
+  /** Delivers the answers other instances heard for this process's open questions. */
+  async #takeRelayed(): Promise<void> {
+    if (!this.relay || this.#polling || this.#waiting.size === 0) return;
+    this.#polling = true;
+    try {
+      for (const answer of await this.relay.take([...this.#waiting.keys()])) {
+        const waiting = this.#waiting.get(answer.wireId);
+        if (!waiting || waiting.session !== answer.session) continue;
+        if (waiting.principal !== answer.principal) continue;
+        this.forget(answer.wireId);
+        waiting.deliver(answer.response as JSONRPCResponse);
+      }
+    } catch {
+      // The database is away for a moment; the next poll tries again.
+    } finally {
+      this.#polling = false;
+    }
   }
 }
 
@@ -74,7 +143,7 @@ class AskingTransport extends WebStandardStreamableHTTPServerTransport {
   readonly #asked = new Map<RequestId, string>();
 
   constructor(
-    private readonly waiting: Map<string, Waiting>,
+    private readonly desk: QuestionDesk,
     private readonly session: string,
     private readonly principal: string,
     stream: boolean,
@@ -86,7 +155,7 @@ class AskingTransport extends WebStandardStreamableHTTPServerTransport {
     if (isJSONRPCRequest(message)) {
       const wireId = `ask-${randomUUID()}`;
       this.#asked.set(message.id, wireId);
-      this.waiting.set(wireId, {
+      this.desk.wait(wireId, {
         session: this.session,
         principal: this.principal,
         deliver: (response) => this.onmessage?.({ ...response, id: message.id }),
@@ -98,7 +167,7 @@ class AskingTransport extends WebStandardStreamableHTTPServerTransport {
       const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       const wireId = requestId === undefined ? undefined : this.#asked.get(requestId);
       if (wireId) {
-        this.waiting.delete(wireId);
+        this.desk.forget(wireId);
         return super.send(
           { ...message, params: { ...message.params, requestId: wireId } },
           options,
@@ -109,7 +178,7 @@ class AskingTransport extends WebStandardStreamableHTTPServerTransport {
   }
 
   override async close(): Promise<void> {
-    for (const wireId of this.#asked.values()) this.waiting.delete(wireId);
+    for (const wireId of this.#asked.values()) this.desk.forget(wireId);
     return super.close();
   }
 }

@@ -6,7 +6,10 @@
  * answer heard only from the same session and caller.
  */
 import assert from "node:assert/strict";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
+import type { Express } from "express";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
@@ -288,4 +291,101 @@ describe("2025-era confirmations on the wire", () => {
     // The question was answered once: the same answer again is a stray response.
     assert.equal((await post(alice, session, answer)).status, 202);
   });
+});
+
+/**
+ * Two instances behind a balancer that sends each POST to the other instance than the last
+ * one: the call (and its question) lands on one, the client's answer on the other.
+ */
+describe("2025-era confirmations across two instances", () => {
+  const base = todoOptions();
+  const build = () =>
+    new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+      .register(modelRouter(Todo, { ...base, mcp: { ...base.mcp, confirm: ["delete"] } }))
+      .build();
+  const instances = [build(), build()];
+  let upstreams: Listening[] = [];
+  let balancer: Server;
+  let balancerUrl: string;
+  let alice: TestUser;
+  /** For each POST: which instance served it, and what it carried. */
+  const served: Array<{ instance: number; body: string }> = [];
+
+  before(async () => {
+    upstreams = await Promise.all(instances.map((instance) => listen(instance)));
+    let next = 0;
+    balancer = createServer((req, res) => {
+      forward(req, res).catch(() => res.destroy());
+    });
+    const forward = async (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      const instance = req.method === "POST" ? next++ % 2 : 0;
+      if (req.method === "POST") served.push({ instance, body: body.toString() });
+      const upstream = await fetch(`${upstreams[instance]?.url}${req.url}`, {
+        method: req.method,
+        headers: Object.fromEntries(
+          Object.entries(req.headers).filter(
+            (entry): entry is [string, string] =>
+              typeof entry[1] === "string" && entry[0] !== "host" && entry[0] !== "content-length",
+          ),
+        ),
+        ...(req.method === "GET" || req.method === "HEAD" ? {} : { body }),
+      });
+      res.writeHead(upstream.status, Object.fromEntries(upstream.headers));
+      if (!upstream.body) return res.end();
+      for await (const chunk of upstream.body) res.write(chunk);
+      res.end();
+    };
+    await new Promise<void>((resolve) => balancer.listen(0, "127.0.0.1", resolve));
+    balancerUrl = `http://127.0.0.1:${(balancer.address() as AddressInfo).port}`;
+    alice = await signUp(instances[0] as Express, "alice");
+  });
+  after(async () => {
+    balancer.closeAllConnections();
+    await new Promise((resolve) => balancer.close(resolve));
+    await Promise.all(upstreams.map((upstream) => upstream.close()));
+  });
+
+  for (const kind of ["v1", "v2-legacy"] as const) {
+    test(`${kind}: the answer heard by the other instance runs the call; a decline there writes nothing`, {
+      timeout: 60_000,
+    }, async () => {
+      for (const [answer, runs] of [
+        [{ action: "accept", content: { confirm: true } }, true],
+        [{ action: "decline" }, false],
+      ] as Array<[ElicitAnswer, boolean]>) {
+        const id = (
+          await request(instances[1] as Express)
+            .post("/todos")
+            .set("Authorization", `Bearer ${alice.token}`)
+            .send({ title: `across ${kind}` })
+            .expect(201)
+        ).body.data.id as string;
+        const asked: unknown[] = [];
+        const client = await connectSdkClient(kind, balancerUrl, alice.token, {
+          answer: () => answer,
+          asked,
+        });
+        try {
+          served.length = 0;
+          const result = (await client.callTool({
+            name: "todos_delete",
+            arguments: { id },
+          })) as Result;
+          assert.equal(asked.length, 1);
+          const call = served.find((post) => post.body.includes('"tools/call"'));
+          const reply = served.find((post) => /"id":"ask-/.test(post.body));
+          assert.ok(call && reply, JSON.stringify(served));
+          assert.notEqual(reply.instance, call.instance, "the answer went to the other instance");
+          assert.equal(result.isError, runs ? undefined : true, JSON.stringify(result));
+          const exists = Boolean(await Todo.exists({ _id: id, deleted: { $ne: true } }));
+          assert.equal(exists, !runs);
+        } finally {
+          await client.close();
+        }
+      }
+    });
+  }
 });
