@@ -8,7 +8,7 @@
  */
 import type { Connection } from "mongoose";
 
-export interface RelayedAnswer {
+interface RelayedAnswer {
   wireId: string;
   session: string;
   principal: string;
