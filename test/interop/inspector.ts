@@ -63,11 +63,26 @@ function expectTemplates(stdout: string): string | undefined {
 }
 
 /** The caller's records as resources (the todo the CLI created just before is one). */
+/**
+ * The first page of `resources/list`: the caller's records (`terreno://todos/<id>`), or, in an
+ * app with MCP Apps views, the views (listed first) and a cursor on to the records. The
+ * Inspector CLI fetches one page; npm test's inspectorResources.test.ts reads a record.
+ */
 function expectRecords(stdout: string): string | undefined {
-  const result = parseJson(stdout) as { resources?: Array<{ uri?: string }> } | undefined;
-  return result?.resources?.some((resource) => resource.uri?.startsWith("terreno://todos/"))
+  const result = parseJson(stdout) as
+    | { resources?: Array<{ uri?: string; name?: string }>; nextCursor?: unknown }
+    | undefined;
+  const resources = result?.resources ?? [];
+  if (resources.length === 0 || resources.some((resource) => !resource.uri || !resource.name)) {
+    return `no resources, or one without uri and name: ${stdout.slice(0, 500)}`;
+  }
+  const records = resources.some((resource) => resource.uri?.startsWith("terreno://todos/"));
+  const viewsThenRecords =
+    resources.some((resource) => resource.uri === "ui://terreno/todos_list") &&
+    typeof result?.nextCursor === "string";
+  return records || viewsThenRecords
     ? undefined
-    : `no terreno://todos/<id> resource: ${stdout.slice(0, 500)}`;
+    : `neither terreno://todos/<id> records nor the todos views with a cursor on: ${stdout.slice(0, 500)}`;
 }
 
 const quote = (arg: string) =>
