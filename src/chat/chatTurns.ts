@@ -119,19 +119,31 @@ export class ChatTurns {
     // readUIMessageStream continues the message it is given in place: hand it a copy.
     let latest: UIMessage = structuredClone(options.start);
     let savedAt = Date.now();
+    // At most one save per SAVE_MS, and the last growth is saved SAVE_MS later even when the
+    // model then pauses (a slow tool, a long think): a reader reattaching sees it.
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const saveSoon = () => {
+      if (pending) return;
+      pending = setTimeout(
+        () => {
+          pending = undefined;
+          savedAt = Date.now();
+          void save(structuredClone(latest), "streaming");
+        },
+        Math.max(0, SAVE_MS - (Date.now() - savedAt)),
+      );
+    };
     try {
       for await (const message of readUIMessageStream({ message: latest, stream: observed })) {
         latest = message;
-        if (Date.now() - savedAt >= SAVE_MS) {
-          savedAt = Date.now();
-          void save(structuredClone(message), "streaming");
-        }
+        saveSoon();
       }
     } catch (error) {
       if (status === "done") status = "failed";
       logger.error({ err: error }, "chat: a turn's stream failed");
     } finally {
       clearInterval(watch);
+      clearTimeout(pending);
       this.running.delete(streamId);
     }
     if (abort.signal.aborted && status === "done") status = "stopped";
