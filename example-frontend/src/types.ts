@@ -25,3 +25,21 @@ export interface Todo {
   completed?: boolean;
   dueDate?: string;
 }
+
+/** A thumbs up or down on an assistant message. */
+export type Rating = "up" | "down";
+
+/** A row of `GET /chat/feedback` (the caller's own, newest first). */
+export interface Feedback {
+  messageId: string;
+  rating: Rating;
+}
+
+/** A row of `GET /chat/approvals`: a call the server holds for the caller's answer. */
+export interface HeldApproval {
+  conversationId: string;
+  toolCallId: string;
+  approvalId: string;
+  toolName: string;
+  input: unknown;
+}

@@ -2,25 +2,18 @@
  * The signed-in page: the conversations sidebar, the chat, and the todos panel. The open
  * conversation's id lives in the address (?c=), so a reload reopens it with its messages.
  */
-import type { UIMessage } from "ai";
 import { useCallback, useEffect, useState } from "react";
 import { ApiError, apiJson } from "../api.js";
 import { useConversationParam } from "../hooks/useConversationParam.js";
 import { useDrawer } from "../hooks/useDrawer.js";
 import { useResource } from "../hooks/useResource.js";
+import { loadConversation, type OpenChat } from "../loadConversation.js";
 import type { Session } from "../session.js";
-import type { Conversation, StoredMessage, Todo } from "../types.js";
+import type { Conversation, Todo } from "../types.js";
 import { ChatPanel } from "./ChatPanel.js";
 import { ConversationSidebar } from "./ConversationSidebar.js";
 import { Header } from "./Header.js";
 import { TodosPanel } from "./TodosPanel.js";
-
-/** What the chat panel was opened with; a new `chatId` mounts a fresh chat. */
-interface OpenChat {
-  chatId: string;
-  conversationId: string | undefined;
-  messages: UIMessage[];
-}
 
 /** crypto.randomUUID needs a secure context; the example may be opened over plain http on a LAN. */
 function randomId(): string {
@@ -33,24 +26,9 @@ const newChat = (): OpenChat => ({
   chatId: randomId(),
   conversationId: undefined,
   messages: [],
+  ratings: new Map(),
+  heldCalls: [],
 });
-
-async function loadConversation(id: string): Promise<OpenChat> {
-  const rows = await apiJson<StoredMessage[]>(
-    `/chat/conversations/${encodeURIComponent(id)}/messages`,
-  );
-  return {
-    chatId: id,
-    conversationId: id,
-    // The UI message id is `messageId`: feedback refers to it.
-    messages: rows.map((row) => ({
-      id: row.messageId,
-      role: row.role,
-      parts: row.parts as UIMessage["parts"],
-      ...(row.status ? { metadata: { status: row.status } } : {}),
-    })),
-  };
-}
 
 export function ChatPage({ session }: { session: Session }) {
   const [conversationId, setConversationId] = useConversationParam();
@@ -156,6 +134,8 @@ export function ChatPage({ session }: { session: Session }) {
             chatId={open.chatId}
             conversationId={open.conversationId}
             initialMessages={open.messages}
+            ratings={open.ratings}
+            heldCalls={open.heldCalls}
             onConversation={onConversation}
             onReplyFinished={onReplyFinished}
           />

@@ -10,7 +10,9 @@ import { useTerrenoChat } from "../../../src/react/index.js";
 import { authFetch } from "../api.js";
 import { getSession } from "../session.js";
 import { errorSentence } from "../toolError.js";
+import type { HeldApproval, Rating } from "../types.js";
 import { Composer } from "./Composer.js";
+import { HeldCallCard } from "./HeldCallCard.js";
 import { AppHostContext } from "./McpAppFrame.js";
 import { MessageView } from "./MessageView.js";
 
@@ -26,6 +28,10 @@ interface Props {
   chatId: string;
   conversationId: string | undefined;
   initialMessages: UIMessage[];
+  /** The person's stored ratings, by UI message id. */
+  ratings: ReadonlyMap<string, Rating>;
+  /** App views' calls the server still holds for an answer (found on reopening). */
+  heldCalls: HeldApproval[];
   /** The server named the conversation this chat is stored in. */
   onConversation(id: string): void;
   /** A reply finished: data may have changed. */
@@ -53,6 +59,7 @@ export function ChatPanel(props: Props) {
   // Messages the person stopped in this page; stored ones say so in their metadata.
   const [stoppedHere, setStoppedHere] = useState<ReadonlySet<string>>(new Set());
   const busy = chat.status === "submitted" || chat.status === "streaming";
+  const stored = chat.conversationId;
 
   useEffect(() => {
     if (chat.conversationId) onConversation(chat.conversationId);
@@ -108,10 +115,21 @@ export function ChatPanel(props: Props) {
               message={message}
               streaming={busy && index === chat.messages.length - 1}
               stopped={stoppedHere.has(message.id) || isStopped(message)}
+              rating={props.ratings.get(message.id)}
               onApprove={approve}
               onDeny={deny}
             />
           ))}
+          {stored
+            ? props.heldCalls.map((call) => (
+                <HeldCallCard
+                  key={call.toolCallId}
+                  call={call}
+                  conversationId={stored}
+                  onChanged={onReplyFinished}
+                />
+              ))
+            : null}
           {chat.status === "submitted" ? <p className="muted typing">Thinking…</p> : null}
           {chat.error ? (
             <p role="alert" className="error">

@@ -1,12 +1,22 @@
-/** Thumbs up / down on an assistant message: POST /chat/feedback {messageId, rating}. */
+/**
+ * Thumbs up / down on an assistant message: POST /chat/feedback {messageId, rating}. A rating
+ * given before (a reopened conversation) shows pressed, and the buttons stay locked.
+ */
 import { useState } from "react";
 import { apiJson } from "../api.js";
+import type { Rating } from "../types.js";
 import { Icon } from "./Icon.js";
 
-type Rating = "up" | "down";
+interface Props {
+  messageId: string;
+  /** The rating stored for this message, if any. */
+  given?: Rating;
+}
 
-export function FeedbackButtons({ messageId }: { messageId: string }) {
-  const [rating, setRating] = useState<Rating>();
+export function FeedbackButtons({ messageId, given }: Props) {
+  const [rating, setRating] = useState<Rating | undefined>(given);
+  // Thanks are for a rating given now, not for one found on reopening.
+  const [thanked, setThanked] = useState(false);
   const [error, setError] = useState<string>();
 
   async function rate(next: Rating) {
@@ -17,6 +27,7 @@ export function FeedbackButtons({ messageId }: { messageId: string }) {
         body: JSON.stringify({ messageId, rating: next }),
       });
       setRating(next);
+      setThanked(true);
     } catch (reason) {
       setError(reason instanceof Error ? reason.message : String(reason));
     }
@@ -44,7 +55,7 @@ export function FeedbackButtons({ messageId }: { messageId: string }) {
       >
         <Icon name="thumbDown" />
       </button>
-      {rating ? <span className="muted small">Thanks for the feedback.</span> : null}
+      {thanked ? <span className="muted small">Thanks for the feedback.</span> : null}
       {error ? <span className="error small">{error}</span> : null}
     </div>
   );

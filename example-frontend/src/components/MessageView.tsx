@@ -3,6 +3,7 @@
  * as cards, feedback once the reply is done.
  */
 import { isToolUIPart, type UIMessage } from "ai";
+import type { Rating } from "../types.js";
 import { FeedbackButtons } from "./FeedbackButtons.js";
 import { Markdown } from "./Markdown.js";
 import { ToolCard } from "./ToolCard.js";
@@ -13,11 +14,13 @@ interface Props {
   streaming: boolean;
   /** The person stopped this reply (or stopped before it began, on their own message). */
   stopped?: boolean;
+  /** The person's stored rating of this message. */
+  rating?: Rating;
   onApprove(toolCallId: string): void;
   onDeny(toolCallId: string): void;
 }
 
-export function MessageView({ message, streaming, stopped, onApprove, onDeny }: Props) {
+export function MessageView({ message, streaming, stopped, rating, onApprove, onDeny }: Props) {
   const mine = message.role === "user";
   const hasText = message.parts.some((part) => part.type === "text" && part.text.trim());
   return (
@@ -43,7 +46,9 @@ export function MessageView({ message, streaming, stopped, onApprove, onDeny }: 
         return null;
       })}
       {stopped ? <p className="muted stopped">Stopped: the reply was cut short.</p> : null}
-      {!mine && hasText && !streaming ? <FeedbackButtons messageId={message.id} /> : null}
+      {!mine && hasText && !streaming ? (
+        <FeedbackButtons messageId={message.id} given={rating} />
+      ) : null}
     </article>
   );
 }
