@@ -13,6 +13,7 @@ import {
   parseFilterDate,
 } from "../schema/operators.js";
 import type { FieldDescriptor, ModelDescription } from "../schema/types.js";
+import { lengthMessage } from "../schema/validator.js";
 import { type FieldErrors, validationFailed } from "./errors.js";
 import { assertNoForbiddenKeys } from "./inputSafety.js";
 import type { PlainObject } from "./types.js";
@@ -42,7 +43,7 @@ function coerceScalar(field: FieldDescriptor, value: unknown, typed: boolean): u
     case "string":
       if (typeof value !== "string") throw new CoercionError("must be a string");
       if (value.length > MAX_FILTER_STRING_LENGTH) {
-        throw new CoercionError(`must be at most ${MAX_FILTER_STRING_LENGTH} characters`);
+        throw new CoercionError(lengthMessage("at most", MAX_FILTER_STRING_LENGTH));
       }
       return oneOfEnum(target, value);
     case "number": {

@@ -2,6 +2,8 @@
  * Maps anything thrown below the core (Mongoose, the driver, hooks) onto the TerrenoError
  * family, keeping driver text and offending values out of every message.
  */
+
+import { lengthMessage } from "../schema/validator.js";
 import { type FieldErrors, TerrenoError, validationFailed } from "./errors.js";
 import { isCastError, isDocumentNotFoundError, isValidationError } from "./mongooseErrors.js";
 
@@ -40,9 +42,9 @@ function describeValidatorError(error: ValidatorErrorLike): string {
     case "max":
       return `must be <= ${props.max}`;
     case "minlength":
-      return `must be at least ${props.minlength} characters`;
+      return lengthMessage("at least", props.minlength);
     case "maxlength":
-      return `must be at most ${props.maxlength} characters`;
+      return lengthMessage("at most", props.maxlength);
     case "regexp":
       return "has an invalid format";
     default:

@@ -3,9 +3,11 @@
  * read populated; both are written the way they are read, so a read can be sent back as it
  * came. This maps a validated body's subdocument `id`s back to `_id`, and each ref given as an
  * object to its id, before hooks and Mongoose see it; a subdocument's `_id` itself is refused
- * by the schema.
+ * by the schema. A leap second in a date (`…T23:59:60Z`, which Mongoose cannot cast) becomes
+ * the next second, as filters take it.
  */
 import { isSubdocumentId } from "../schema/fieldSchema.js";
+import { leapSecondAsNext } from "../schema/leapSecond.js";
 import type { FieldDescriptor } from "../schema/types.js";
 import type { PlainObject } from "./types.js";
 
@@ -19,6 +21,9 @@ function refId(value: PlainObject): unknown {
 }
 
 function mapValue(field: FieldDescriptor, value: unknown): unknown {
+  if (field.kind === "date" && typeof value === "string") {
+    return leapSecondAsNext(value)?.toISOString() ?? value;
+  }
   if (field.kind === "objectId" && field.ref && isPlainObject(value)) return refId(value);
   if (field.kind === "array" && field.items && Array.isArray(value)) {
     const items = field.items;

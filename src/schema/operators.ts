@@ -2,7 +2,9 @@
  * Which query operators a list filter may use on a field, per field type, and the JSON
  * Schema of one field's filter value. Anything not allowlisted here is refused.
  */
+
 import { scalarTypeSchema } from "./fieldSchema.js";
+import { leapSecondAsNext } from "./leapSecond.js";
 import type { FieldDescriptor, FieldKind, JsonSchema } from "./types.js";
 
 /** Operators refused anywhere in any input: they run code or escape the field allowlist. */
@@ -69,6 +71,7 @@ export function parseFilterDate(value: string): Date | undefined {
   // Date rolls 2031-02-30 over to March; a calendar date that does not exist is refused.
   const calendar = new Date(Date.UTC(year, month - 1, day));
   if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return undefined;
+  if (second === 60) return leapSecondAsNext(value);
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;

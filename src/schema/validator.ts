@@ -24,7 +24,16 @@ const MAX_KEY_LENGTH = 120;
 // whole module object, so the plugin is its `.default`.
 const addFormats = addFormatsModule.default;
 
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+// `unicode: false`: string lengths count UTF-16 units, as Mongoose's `minlength`/`maxlength` do
+// (an emoji counts 2), so this validator refuses exactly what the model would; the tool
+// descriptions say so, since JSON Schema's `maxLength` counts code points.
+const ajv = new Ajv({
+  allErrors: true,
+  strict: false,
+  coerceTypes: false,
+  useDefaults: false,
+  unicode: false,
+});
 addFormats(ajv, ["date-time", "date", "email", "uuid"]);
 
 function unescapePointer(segment: string): string {
@@ -61,6 +70,11 @@ function plural(count: unknown, noun: string): string {
   return `${String(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
 
+/** A length refusal, on every surface: lengths count UTF-16 units, as the model's do. */
+export function lengthMessage(bound: "at least" | "at most", limit: unknown): string {
+  return `must be ${bound} ${plural(limit, "character")} (UTF-16 units: an emoji counts 2)`;
+}
+
 function messageOf(error: ErrorObject): string {
   const params: Record<string, unknown> = error.params;
   switch (error.keyword) {
@@ -80,9 +94,9 @@ function messageOf(error: ErrorObject): string {
     case "exclusiveMaximum":
       return `must be ${String(params.comparison)} ${String(params.limit)}`;
     case "minLength":
-      return `must be at least ${plural(params.limit, "character")}`;
+      return lengthMessage("at least", params.limit);
     case "maxLength":
-      return `must be at most ${plural(params.limit, "character")}`;
+      return lengthMessage("at most", params.limit);
     case "pattern":
       return `must match the pattern ${String(params.pattern)}`;
     case "format":

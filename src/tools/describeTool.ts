@@ -74,12 +74,31 @@ function fieldList(schema: JsonSchema, nested: boolean): string {
     .join(", ");
 }
 
+/** Whether any string in the schema has a length rule. */
+function hasLengthRule(schema: JsonSchema): boolean {
+  if (schema.minLength !== undefined || schema.maxLength !== undefined) return true;
+  const children = [
+    ...Object.values(schema.properties ?? {}),
+    ...(schema.anyOf ?? []),
+    ...(schema.items ? [schema.items] : []),
+    ...(typeof schema.additionalProperties === "object" ? [schema.additionalProperties] : []),
+  ];
+  return children.some(hasLengthRule);
+}
+
+/**
+ * JSON Schema's `maxLength` counts code points; the model's `maxlength`, and so the server,
+ * counts UTF-16 units. Said once, where a length rule is stated.
+ */
+const LENGTH_UNITS = "Lengths count UTF-16 units (an emoji is 2).";
+
 /** The fields a caller may write, as the core's body schema for `mode` has them. */
 function writableFieldSummary(resource: Resource, mode: "create" | "update"): string {
   const { createSchema, updateSchema } = resource.views.tools;
   const schema = mode === "create" ? createSchema : updateSchema;
   const list = fieldList(schema, true);
-  return list ? `Fields: ${list}.` : "";
+  if (!list) return "";
+  return hasLengthRule(schema) ? `Fields: ${list}. ${LENGTH_UNITS}` : `Fields: ${list}.`;
 }
 
 export function toolTitle(resource: Resource, method: CrudMethod): string {

@@ -55,7 +55,9 @@ const SCHEMAS = Number(process.env.PROPERTY_SCHEMAS ?? 6);
 const DOCS = Number(process.env.PROPERTY_DOCS ?? 2);
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+// Lengths as the tool descriptions state them: UTF-16 units, as the model's `maxlength` counts
+// ("Lengths count UTF-16 units"), not JSON Schema's code points.
+const ajv = addFormats(new Ajv({ strict: false, allErrors: true, unicode: false }));
 const validators = new WeakMap<JsonSchema, ValidateFunction>();
 function accepts(schema: JsonSchema, input: unknown): boolean {
   let validate = validators.get(schema);

@@ -41,4 +41,28 @@ export const REGRESSIONS: Regression[] = [
       },
     ],
   },
+  {
+    bug: "Written by hand (issue #22): six emoji are 6 code points but 12 UTF-16 units; JSON Schema's maxLength counted the one, Mongoose's maxlength the other, so the schema accepted what the server refused. Lengths now count UTF-16 units in the validator and the descriptions.",
+    spec: { fields: { f0: { kind: "string", maxlength: 8 } } },
+    docs: () => [
+      {
+        body: { f0: "\u{1F95B}" },
+        patch: { f0: "a\u{1F95B}b" },
+        createEdit: { site: 0, action: { set: "\u{1F95B}".repeat(6) } },
+        updateEdit: { site: 0, action: { set: "\u{1F95B}".repeat(6) } },
+      },
+    ],
+  },
+  {
+    bug: "Written by hand (issue #22): a leap second (2031-06-30T23:59:60Z) is an RFC 3339 date-time the schema accepts and Mongoose could not cast (400); it is now stored as the next second. Only 23:59 UTC has one.",
+    spec: { fields: { f0: { kind: "date" } } },
+    docs: () => [
+      {
+        body: { f0: "2031-06-30T23:59:60Z" },
+        patch: { f0: "2031-12-31T23:59:60Z" },
+        createEdit: { site: 0, action: { set: "2031-06-30T10:00:60Z" } },
+        updateEdit: { site: 0, action: { set: "2031-12-31T23:59:60Z" } },
+      },
+    ],
+  },
 ];

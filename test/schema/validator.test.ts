@@ -70,9 +70,20 @@ describe("compileValidator", () => {
 
   it("reports lengths and minimums in words", () => {
     assert.deepEqual(failure(validateCreate({ title: "x".repeat(201), priority: 0 })).fields, {
-      title: "must be at most 200 characters",
+      title: "must be at most 200 characters (UTF-16 units: an emoji counts 2)",
       priority: "must be >= 1",
     });
+  });
+
+  it("counts lengths in UTF-16 units, as Mongoose's maxlength does", () => {
+    // 100 emoji are 200 units (and 100 code points); one more is over, though 101 code points.
+    assert.equal(validateCreate({ title: "\u{1F95B}".repeat(100), priority: 1 }).ok, true);
+    assert.deepEqual(
+      failure(validateCreate({ title: "\u{1F95B}".repeat(101), priority: 1 })).fields,
+      {
+        title: "must be at most 200 characters (UTF-16 units: an emoji counts 2)",
+      },
+    );
   });
 
   it("never echoes the offending value", () => {

@@ -50,6 +50,7 @@ const fieldsOf = (description: string) =>
   // Top-level names in "Fields: a (…), b, c (… (…))." — nested parentheses skipped.
   [
     ...(description.split("Fields: ")[1] ?? "")
+      .replace(/ Lengths count .*$/, "")
       .replace(/\([^()]*(\([^()]*\)[^()]*)*\)/g, "")
       .matchAll(/(\w+)/g),
   ].map((match) => match[1]);
@@ -77,6 +78,16 @@ describe("tool descriptions", () => {
     }
     assert.match(tools.read.description, /ownerId \(User id\)/);
     assert.doesNotMatch(tools.read.description, /internalCode|secret/);
+  });
+
+  test("where a length is stated, its unit is too, once: UTF-16 units, as the model counts", () => {
+    for (const method of ["create", "update"]) {
+      const said = tools[method].description.match(
+        /Lengths count UTF-16 units \(an emoji is 2\)\./g,
+      );
+      assert.equal(said?.length, 1, tools[method].description);
+    }
+    assert.doesNotMatch(tools.read.description, /UTF-16/);
   });
 
   test("an update calls nothing required; a create names what is", () => {

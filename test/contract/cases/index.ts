@@ -13,6 +13,7 @@ import { oneAnswerCases } from "./oneAnswer.js";
 import { pagingCases } from "./paging.js";
 import { permissionCases } from "./permissions.js";
 import { populatedRefCases } from "./populatedRefs.js";
+import { textAndTimeCases } from "./textAndTime.js";
 import type { ContractCase } from "./types.js";
 import { unknownKeyCases } from "./unknownKeys.js";
 import { validationCases } from "./validation.js";
@@ -36,6 +37,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...actionResultCases,
   ...unknownKeyCases,
   ...foreignDocumentCases,
+  ...textAndTimeCases,
 ];
 
 export type { ContractCase } from "./types.js";
