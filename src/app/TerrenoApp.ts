@@ -42,6 +42,13 @@ import { requestLogger } from "./requestLogger.js";
 import { type RunningServer, type StartOptions, serve } from "./serve.js";
 import type { AppContext, OpenApiHelpers, TerrenoPlugin } from "./types.js";
 
+/**
+ * Response headers a cross-origin browser client must read to go on: the MCP session id (2025
+ * era; without it every next request starts over), the sign-in challenge of a 401 (where the
+ * OAuth metadata is) and how long a 429 asks to wait. CORS hides all but a few by default.
+ */
+const EXPOSED_HEADERS = ["Mcp-Session-Id", "WWW-Authenticate", "Retry-After"];
+
 interface Mounted {
   path: string;
   router: Router;
@@ -313,7 +320,11 @@ export class TerrenoApp {
     if (options.cors) {
       const { origins, credentials } = options.cors;
       app.use(
-        cors({ origin: origins === "*" ? true : origins, credentials: credentials ?? false }),
+        cors({
+          origin: origins === "*" ? true : origins,
+          credentials: credentials ?? false,
+          exposedHeaders: EXPOSED_HEADERS,
+        }),
       );
     }
     for (const plugin of plugins) plugin.beforeBodyParser?.(app, ctx);
