@@ -14,7 +14,7 @@ import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { unknownTool } from "../tools/toolErrors.js";
 import { createToolCatalog } from "../tools/visibleTools.js";
 import { appCapabilities, toolMeta } from "./appResources.js";
-import type { McpCaller } from "./caller.js";
+import { httpRefusal, type McpCaller } from "./caller.js";
 import {
   answerOf,
   askLegacy,
@@ -134,8 +134,7 @@ export function createServerFactory(options: ServerFactoryOptions) {
     // A tool this caller does not see answers exactly as a tool that does not exist.
     if (outcome.status === "unseen") throw protocolError(unknownTool(name));
     if (outcome.error.code === "rate_limited") {
-      caller.httpRefusal = outcome.error;
-      caller.onHttpRefusal?.(outcome.error);
+      httpRefusal(caller, outcome.error);
       throw protocolError(outcome.error);
     }
     return errorResult(outcome.error);

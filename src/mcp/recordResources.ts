@@ -6,13 +6,14 @@
  * Built once; nothing here is rebuilt per request.
  */
 import type { Resource as McpResource, ReadResourceResult } from "@modelcontextprotocol/server";
+import { TerrenoError } from "../core/errors.js";
 import type { Resource } from "../core/resource.js";
 import type { PlainObject } from "../core/types.js";
 import { defaultToolPrefix } from "../tools/naming.js";
-import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
+import { runToolCall, spendLimit, type ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ResourceToolDefinition, ToolDefinition } from "../tools/toolDefinitions.js";
 import { canSeeTool, createToolCatalog } from "../tools/visibleTools.js";
-import type { McpCaller } from "./caller.js";
+import { httpRefusal, type McpCaller } from "./caller.js";
 import { completeRecordId } from "./completions.js";
 import { type McpResourceProvider, resourceNotFound } from "./resourceProviders.js";
 import { protocolError } from "./toolResult.js";
@@ -163,6 +164,7 @@ export function recordResourceProvider(
     if (outcome.status === "unseen" || outcome.error.code === "not_found") {
       throw resourceNotFound(uri);
     }
+    httpRefusal(caller, outcome.error);
     throw protocolError(outcome.error);
   }
 
@@ -189,7 +191,10 @@ export function recordResourceProvider(
         runner,
         callOf(template.list, caller, args, "resources/list"),
       );
-      if (outcome.status === "failed") throw protocolError(outcome.error);
+      if (outcome.status === "failed") {
+        httpRefusal(caller, outcome.error);
+        throw protocolError(outcome.error);
+      }
       const records = outcome.status === "done" ? (outcome.output.data as unknown[]) : [];
       const next = visible[index + 1];
       return {
@@ -200,8 +205,17 @@ export function recordResourceProvider(
     async complete(uriTemplate, argument, caller) {
       const template = byUriTemplate.get(uriTemplate);
       if (!template) return undefined;
-      if (argument.name !== "id" || !(await canList(template, caller))) {
+      const listTool = template.list;
+      if (argument.name !== "id" || !listTool || !(await canList(template, caller))) {
         return { values: [], total: 0, hasMore: false };
+      }
+      // A completion reads the caller's records as the list tool does, so it costs a call.
+      try {
+        await spendLimit(listTool, callOf(listTool, caller, {}, "completion/complete"), runner);
+      } catch (error) {
+        if (!(error instanceof TerrenoError)) throw error;
+        httpRefusal(caller, error);
+        throw protocolError(error);
       }
       return completeRecordId(template.resource, template.titleField, argument.value, caller);
     },

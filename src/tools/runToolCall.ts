@@ -86,7 +86,15 @@ function contextOf(
   };
 }
 
-async function spendLimit(tool: ToolDefinition, call: ToolCall, options: ToolRunnerOptions) {
+/**
+ * Spends what `call` costs under the surface's limits; throws `rate_limited` when it is over.
+ * Exported for the MCP methods that read records without running a tool (completions).
+ */
+export async function spendLimit(
+  tool: ToolDefinition,
+  call: ToolCall,
+  options: ToolRunnerOptions,
+): Promise<void> {
   const { rateLimit } = options;
   if (!rateLimit) return;
   if (rateLimit.spend === "write" && !isWrite(tool)) return;

@@ -127,6 +127,35 @@ describe("tool-call rate limits", () => {
     assert.ok(list.body.result.tools.length > 0);
   });
 
+  test("resources/list and completion/complete read records too: they spend the same points, then 429", async () => {
+    const user = await signUp(app, "reso");
+    const rpc = (id: number, method: string, params: Record<string, unknown>) =>
+      request(server.url)
+        .post("/mcp")
+        .set("Accept", ACCEPT)
+        .set("Content-Type", "application/json")
+        .set("Authorization", `Bearer ${user.token}`)
+        .send({ jsonrpc: "2.0", id, method, params });
+    const complete = (id: number) =>
+      rpc(id, "completion/complete", {
+        ref: { type: "ref/resource", uri: "terreno://todos/{id}" },
+        argument: { name: "id", value: "" },
+      });
+    for (let id = 1; id <= 2; id++) {
+      const listed = await rpc(id, "resources/list", {});
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      assert.ok(Array.isArray(listed.body.result.resources));
+    }
+    for (let id = 3; id <= 4; id++) {
+      const completed = await complete(id);
+      assert.equal(completed.status, 200, JSON.stringify(completed.body));
+      assert.ok(Array.isArray(completed.body.result.completion.values));
+    }
+    assertJsonRpcRateLimited(await complete(5), 5);
+    assertJsonRpcRateLimited(await rpc(6, "resources/list", {}), 6);
+    assertJsonRpcRateLimited(await callTool(server.url, user.token, "todos_list", 7), 7);
+  });
+
   for (const kind of ["v2-legacy", "v1"] as ClientKind[]) {
     test(`the ${kind} client gets the 429 too`, async () => {
       const user = await signUp(app, kind.replace("-", ""));
