@@ -28,7 +28,7 @@ function scalarField(field: FieldDescriptor): FieldDescriptor {
 /** An enum field's filter values are its choices, as the tools' schema says; others never match. */
 function oneOfEnum<T extends string | number>(field: FieldDescriptor, value: T): T {
   if (field.enum && !field.enum.includes(value)) {
-    throw new CoercionError(`must be one of ${field.enum.join(", ")}`);
+    throw new CoercionError(`must be one of: ${field.enum.join(", ")}`);
   }
   return value;
 }

@@ -51,7 +51,7 @@ import {
 useTestDatabase("property_schemas");
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 22_07_2026);
-const SCHEMAS = Number(process.env.PROPERTY_SCHEMAS ?? 6);
+const SCHEMAS = Number(process.env.PROPERTY_SCHEMAS ?? 10);
 const DOCS = Number(process.env.PROPERTY_DOCS ?? 2);
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

@@ -160,12 +160,24 @@ export function schemaSpecArb(options: SpecOptions): fc.Arbitrary<SchemaSpec> {
   );
   return fc
     .record({ fields: fieldsOf(nested, 6), unique: fc.boolean() })
-    .map(({ fields, unique }) => {
+    .map(({ fields, unique }): SchemaSpec => {
       // A unique, required string at the top: the one shape whose values generators keep apart.
       if (unique)
         fields[`f${Object.keys(fields).length}`] = { kind: "string", required: true, unique: true };
-      return { fields };
+      return options.populate ? { fields, populate: refPaths(fields) } : { fields };
     });
+}
+
+/** Every ref's dotted path (top level, arrays of refs, inside objects and subdocuments). */
+function refPaths(fields: FieldsSpec, prefix = ""): string[] {
+  return Object.entries(fields).flatMap(([name, field]) => {
+    const path = `${prefix}${name}`;
+    if (field.kind === "ref" || (field.kind === "array" && field.of.kind === "ref")) return [path];
+    if (field.kind === "object" || field.kind === "subdocs") {
+      return refPaths(field.fields, `${path}.`);
+    }
+    return [];
+  });
 }
 
 // ---- The Mongoose schema -------------------------------------------------------------------

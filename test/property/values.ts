@@ -207,7 +207,7 @@ function patchOf(fields: FieldsSpec, options: ValueOptions): fc.Arbitrary<Abstra
   return fc.record(model, { requiredKeys: [] }) as fc.Arbitrary<AbstractPatch>;
 }
 
-/** A patch that names at least one field (an empty update is refused: it states no change). */
+/** A patch that names at least one field (`{}` is accepted and changes nothing; regressions.ts has it). */
 export const patchArb = (spec: SchemaSpec, options: ValueOptions): fc.Arbitrary<AbstractPatch> =>
   patchOf(spec.fields, options).filter((patch) => Object.keys(patch).length > 0);
 
