@@ -17,7 +17,8 @@
  * - `GET /chat/info`: `{data: {model, provider?, label, offline, approval, maxMessageLength}}`
  *   (chatInfo.ts).
  * - `GET /chat/:id/stream`: the turn streaming now in the conversation `:id` (its id or useChat
- *   id), replayed from its start, then followed (`useChat({resume: true})`); 204 when none.
+ *   id), replayed from its start, then followed (`useChat({resume: true})`); 204 when none; 503
+ *   when its buffer (`streamBuffer`: MongoDB or Redis) is unreachable.
  *   `DELETE /chat/:id/stream`: Stop; the turn ends and is stored as stopped (chatTurns.ts).
  * - `GET /chat/approvals`: the caller's approval requests still waiting for an answer
  *   (chatApprovals.ts, which also holds the rule for running an approved call).
@@ -44,6 +45,9 @@ import { chatStreamHandler } from "./chatStream.js";
 import { telemetryHandler } from "./chatTelemetry.js";
 import { ChatTurns } from "./chatTurns.js";
 import { type SearchDocsOptions, searchDocsTool } from "./searchDocs.js";
+import type { TurnBufferStore } from "./turnBuffer.js";
+import { mongoTurnBuffer } from "./turnBufferMongo.js";
+import { type RedisStreamBufferOptions, redisTurnBuffer } from "./turnBufferRedis.js";
 import type { ChatApp, ChatApproval } from "./types.js";
 
 export interface ChatRateLimitOptions extends Partial<RateLimitWindow> {
@@ -89,6 +93,21 @@ export interface ChatPluginOptions {
   maxMessageLength?: number;
   /** Adds the read-only `search_docs` tool over these Markdown files. */
   docs?: SearchDocsOptions;
+  /**
+   * Where a streaming turn's chunks are buffered so that any instance can serve a reattach
+   * (`GET /chat/:id/stream`): `"mongo"` (default, `chat_stream_chunks`) or
+   * `{redis: client, keyPrefix?, ttlSeconds?, timeoutMs?}` with the app's own `ioredis` client
+   * (keys expire `ttlSeconds` after a turn's last write, default 600).
+   */
+  streamBuffer?: "mongo" | RedisStreamBufferOptions;
+}
+
+function turnBufferOf(option: ChatPluginOptions["streamBuffer"]): TurnBufferStore {
+  if (option === undefined || option === "mongo") return mongoTurnBuffer;
+  if (typeof option === "object" && option !== null && "redis" in option) {
+    return redisTurnBuffer(option);
+  }
+  throw new Error('chatPlugin: `streamBuffer` must be "mongo" or {redis: client}.');
 }
 
 export const DEFAULT_CHAT_SYSTEM =
@@ -109,7 +128,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
   const info = chatModelInfo(options.model, approval, options.modelLabel, maxMessageLength);
   // Built once per plugin, not per request.
   const docsTool = options.docs ? searchDocsTool(options.docs) : undefined;
-  const turns = new ChatTurns();
+  const turns = new ChatTurns(turnBufferOf(options.streamBuffer));
   const chat = chatStreamHandler({
     turns,
     app: terreno,

@@ -1,9 +1,9 @@
 /**
  * Durable turns: an assistant turn is stored before the model streams and saved again as its
- * parts arrive; its chunks go to a buffer in MongoDB (turnBuffer.ts), so that a reload, served by
- * any instance, reattaches to the reply (`GET /chat/:id/stream`, the AI SDK's `resume`). The
- * turn runs on when its client goes away; only a Stop (`DELETE /chat/:id/stream`, or the next
- * message) ends it early, and it is stored as `stopped`.
+ * parts arrive; its chunks go to a buffer in MongoDB or Redis (turnBuffer.ts), so that a reload,
+ * served by any instance, reattaches to the reply (`GET /chat/:id/stream`, the AI SDK's
+ * `resume`). The turn runs on when its client goes away; only a Stop (`DELETE /chat/:id/stream`,
+ * or the next message) ends it early, and it is stored as `stopped`.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -14,18 +14,24 @@ import {
 } from "ai";
 import type { Response } from "express";
 import mongoose from "mongoose";
-import { notFound } from "../core/errors.js";
+import { defineErrorCode, notFound, TerrenoError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import type { PlainObject, User } from "../core/types.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { saveMessage, type TurnStatus } from "./chatStore.js";
 import { Conversation } from "./models.js";
-import { cleanUpBuffers, isTurnLive, replayTurn, TurnRecorder } from "./turnBuffer.js";
+import { isTurnLive, replayTurn, type TurnBufferStore, TurnRecorder } from "./turnBuffer.js";
 
 /** How often a streaming turn's parts are saved (not per token). */
 const SAVE_MS = 300;
 /** How often the instance running a turn looks for a Stop sent to another instance. */
 const STOP_POLL_MS = 250;
+
+/** `GET /chat/:id/stream` when the turn's buffer cannot be read (Redis down, say). */
+const STREAM_BUFFER_UNAVAILABLE = defineErrorCode("stream_buffer_unavailable", {
+  status: 503,
+  title: "Stream Buffer Unavailable",
+});
 
 /**
  * One plugin's turns. Each chatPlugin has its own (as each server process would): a Stop that
@@ -35,8 +41,43 @@ export class ChatTurns {
   /** Turns this plugin runs, by stream id. */
   private readonly running = new Map<string, AbortController>();
 
-  /** `GET /chat/:id/stream`. */
-  readonly resumeHandler = resumeStreamHandler;
+  /** `buffer`: where the turns' chunks go, chosen by `chatPlugin({streamBuffer})`. */
+  constructor(private readonly buffer: TurnBufferStore) {}
+
+  /**
+   * `GET /chat/:id/stream` (what `useChat({resume: true})` asks on load): 204 when no turn of
+   * the conversation is streaming, else the turn from its first chunk (the SDK replaces the
+   * message it has with the replay) and the rest as it comes; 503 when the buffer is unreachable
+   * (the reply is still stored: the page shows the stored messages).
+   */
+  readonly resumeHandler = async (req: ChatRequest, res: Response): Promise<void> => {
+    const user = req.user as User;
+    const conversation = await chatConversation(user, String(req.params.id));
+    const streamId = conversation?.activeStreamId;
+    if (typeof streamId !== "string" || !(await this.isLive(streamId))) {
+      res.status(204).end();
+      return;
+    }
+    void pipeUIMessageStreamToResponse({
+      response: res,
+      stream: replayTurn(this.buffer, streamId),
+      headers: { "X-Conversation-Id": String(conversation?._id) },
+    });
+  };
+
+  private async isLive(streamId: string): Promise<boolean> {
+    try {
+      return await isTurnLive(this.buffer, streamId);
+    } catch (error) {
+      throw new TerrenoError(
+        STREAM_BUFFER_UNAVAILABLE,
+        "The reply's stream buffer is unreachable, so it cannot be followed now; the reply is " +
+          "stored: GET /chat/conversations/:id/messages has it as far as it got.",
+        undefined,
+        { cause: error, headers: { "Retry-After": "5" } },
+      );
+    }
+  }
   /** `DELETE /chat/:id/stream`. */
   readonly stopHandler = async (req: ChatRequest, res: Response): Promise<void> => {
     const user = req.user as User;
@@ -85,7 +126,7 @@ export class ChatTurns {
    */
   async record(options: RecordTurnOptions): Promise<void> {
     const { user, conversationId, streamId, abort, logger } = options;
-    const recorder = new TurnRecorder(conversationId, streamId, logger);
+    const recorder = new TurnRecorder(this.buffer, conversationId, streamId, logger);
     this.running.set(streamId, abort);
     const watch = setInterval(() => {
       Conversation.exists({ _id: conversationId, stopStreamId: streamId }).then(
@@ -150,7 +191,7 @@ export class ChatTurns {
     await save(latest, status);
     await recorder.end();
     try {
-      await cleanUpBuffers(conversationId, streamId);
+      await this.buffer.ended(conversationId, streamId);
       // Last: a conversation with no `activeStreamId` has every turn stored and closed.
       await Conversation.updateOne(
         { _id: conversationId, activeStreamId: streamId },
@@ -184,24 +225,4 @@ async function chatConversation(user: User, chatId: string): Promise<PlainObject
     ownerId: user.id,
     $or: [...byId, { clientId: chatId }],
   }).lean<PlainObject>();
-}
-
-/**
- * `GET /chat/:id/stream` (what `useChat({resume: true})` asks on load): 204 when no turn of the
- * conversation is streaming, else the turn from its first chunk (the SDK replaces the message
- * it has with the replay) and the rest as it comes.
- */
-async function resumeStreamHandler(req: ChatRequest, res: Response): Promise<void> {
-  const user = req.user as User;
-  const conversation = await chatConversation(user, String(req.params.id));
-  const streamId = conversation?.activeStreamId;
-  if (typeof streamId !== "string" || !(await isTurnLive(streamId))) {
-    res.status(204).end();
-    return;
-  }
-  void pipeUIMessageStreamToResponse({
-    response: res,
-    stream: replayTurn(streamId),
-    headers: { "X-Conversation-Id": String(conversation?._id) },
-  });
 }

@@ -32,4 +32,5 @@ export {
   type SearchDocsOptions,
   searchDocsTool,
 } from "./searchDocs.js";
+export type { RedisStreamBufferClient, RedisStreamBufferOptions } from "./turnBufferRedis.js";
 export type { ChatApproval } from "./types.js";

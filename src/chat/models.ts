@@ -57,8 +57,9 @@ const chatMessageSchema = new Schema(
 export const ChatMessage = model("ChatMessage", chatMessageSchema, "chat_messages");
 
 /**
- * The buffer of a streaming turn (turnBuffer.ts): its UI message chunks in order, so that a
- * reload, on any instance, replays the reply so far and follows the rest. The chunk is JSON text,
+ * The buffer of a streaming turn in MongoDB (turnBufferMongo.ts; Redis instead when configured):
+ * its UI message chunks in order, so that a reload, on any instance, replays the reply so far and
+ * follows the rest. The chunk is JSON text,
  * as the parts are. The last row of a finished turn is `end: true`. Rows are deleted when a later
  * turn of the conversation ends, and when old: FerretDB refuses TTL indexes, so the age is also
  * checked when read.

@@ -1,51 +1,81 @@
 /**
- * The buffer of a streaming turn in MongoDB (`chat_stream_chunks`): the instance running the turn
- * appends its UI message chunks in batches; any instance replays them, from the first, and
- * follows new ones by polling (FerretDB has no change streams) until the turn's end marker.
+ * The buffer of a streaming turn, whichever store holds it (MongoDB by default, turnBufferMongo.ts;
+ * Redis when configured, turnBufferRedis.ts): the instance running the turn appends its UI message
+ * chunks in batches; any instance replays them, from the first, and follows new ones by polling
+ * until the turn's end marker. The store only appends and reads rows; batching, ordering, replay
+ * and liveness live here once, for both.
  */
 import type { UIMessageChunk } from "ai";
 import type { Logger } from "../core/logger.js";
-import type { PlainObject } from "../core/types.js";
-import { ChatStreamChunk } from "./models.js";
 
 /** How long chunks wait to be written together. */
 const FLUSH_MS = 100;
 /** How often a reader looks for new chunks. */
 const POLL_MS = 150;
+/** Rows a reader asks for at once. */
+const READ_LIMIT = 500;
 /**
- * A reader gives up on a turn that wrote nothing for this long (its instance died), and rows
- * older than this times 10 are deleted when a turn ends: the TTL FerretDB cannot keep.
+ * A reader gives up on a turn that wrote nothing for this long (its instance died). Stores keep
+ * rows for at least ten times this (MongoDB deletes older ones; Redis keys expire).
  */
-const STALE_MS = 60_000;
+export const STALE_MS = 60_000;
 
-/** Appends one turn's chunks, in order, in batches; `end()` writes the end marker. */
+/** One row of a turn's buffer: a chunk (as JSON text) or the end marker, numbered from 0. */
+export interface BufferedRow {
+  seq: number;
+  /** When it was written, in ms since the epoch. */
+  at: number;
+  chunkJson?: string;
+  end?: true;
+}
+
+/** Where turn buffers live: a store appends rows and reads them back in `seq` order. */
+export interface TurnBufferStore {
+  /** Appends `rows` (consecutive `seq`) after those appended before, in one write. */
+  append(conversationId: string, streamId: string, rows: BufferedRow[]): Promise<void>;
+  /** Up to `limit` rows with `seq >= from`, by `seq`. */
+  read(streamId: string, from: number, limit: number): Promise<BufferedRow[]>;
+  /** The turn's last row, or undefined when none was written (or it expired). */
+  last(streamId: string): Promise<BufferedRow | undefined>;
+  /** The turn `streamId` ended: drop what no reader can want any more (its own rows stay). */
+  ended(conversationId: string, streamId: string): Promise<void>;
+}
+
+/**
+ * Appends one turn's chunks, in order, in batches; `end()` writes the end marker. A failed write
+ * ends the recording: later rows would follow a gap no reader can pass, so they are not written
+ * (the turn itself goes on, and is stored in MongoDB as always).
+ */
 export class TurnRecorder {
-  private pending: PlainObject[] = [];
+  private pending: BufferedRow[] = [];
   private seq = 0;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  private broken = false;
 
   constructor(
+    private readonly store: TurnBufferStore,
     private readonly conversationId: string,
     private readonly streamId: string,
     private readonly logger: Logger,
   ) {}
 
   append(chunk: UIMessageChunk): void {
+    if (this.broken) return;
     this.pending.push(this.row({ chunkJson: JSON.stringify(chunk) }));
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
   }
 
-  /** Writes what is left and the end marker; resolves once they are stored. */
+  /** Writes what is left and the end marker; resolves once they are stored (or failed). */
   async end(): Promise<void> {
-    this.pending.push(this.row({ end: true }));
+    if (!this.broken) this.pending.push(this.row({ end: true }));
     await this.flush();
   }
 
-  private row(fields: PlainObject): PlainObject {
-    const row = { conversationId: this.conversationId, streamId: this.streamId, seq: this.seq };
+  private row(fields: Pick<BufferedRow, "chunkJson" | "end">): BufferedRow {
+    const row = { seq: this.seq, at: Date.now(), ...fields };
     this.seq += 1;
-    return { ...row, ...fields, createdAt: new Date() };
+    return row;
   }
 
   private flush(): Promise<void> {
@@ -54,13 +84,19 @@ export class TurnRecorder {
     const rows = this.pending.splice(0);
     if (rows.length === 0) return this.writing;
     // One write at a time, in order: a reader never sees a gap in `seq`.
-    this.writing = this.writing
-      .then(async () => {
-        await ChatStreamChunk.insertMany(rows, { ordered: true });
-      })
-      .catch((error: unknown) => {
-        this.logger.error({ err: error }, "chat: could not buffer a turn's chunks");
-      });
+    this.writing = this.writing.then(async () => {
+      if (this.broken) return;
+      try {
+        await this.store.append(this.conversationId, this.streamId, rows);
+      } catch (error) {
+        this.broken = true;
+        this.pending = [];
+        this.logger.error(
+          { err: error, streamId: this.streamId },
+          "chat: could not buffer a turn's chunks; a reattach to this turn stops here (the turn goes on and is stored)",
+        );
+      }
+    });
     return this.writing;
   }
 }
@@ -69,19 +105,31 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The turn `streamId` from its first chunk, then its new chunks as they are written, until its
- * end marker (or nothing new for STALE_MS: the instance running it is gone).
+ * end marker (or nothing new for STALE_MS: the instance running it is gone). When the store
+ * fails mid-replay, the reader gets an `error` chunk saying so rather than a cut connection.
  */
-export function replayTurn(streamId: string): ReadableStream<UIMessageChunk> {
+export function replayTurn(
+  store: TurnBufferStore,
+  streamId: string,
+): ReadableStream<UIMessageChunk> {
   let next = 0;
   let lastSeen = Date.now();
   let cancelled = false;
   return new ReadableStream<UIMessageChunk>({
     async pull(controller) {
       while (!cancelled) {
-        const rows = await ChatStreamChunk.find({ streamId, seq: { $gte: next } })
-          .sort({ seq: 1 })
-          .limit(500)
-          .lean<PlainObject[]>();
+        let rows: BufferedRow[];
+        try {
+          rows = await store.read(streamId, next, READ_LIMIT);
+        } catch {
+          controller.enqueue({
+            type: "error",
+            errorText:
+              "The reply's stream buffer is unreachable; the reply is stored, reload the conversation to see it.",
+          });
+          controller.close();
+          return;
+        }
         let delivered = false;
         for (const row of rows) {
           if (row.seq !== next) break;
@@ -111,18 +159,9 @@ export function replayTurn(streamId: string): ReadableStream<UIMessageChunk> {
 }
 
 /** Whether the turn's buffer shows it alive: written to within STALE_MS and not ended. */
-export async function isTurnLive(streamId: string): Promise<boolean> {
-  const last = await ChatStreamChunk.findOne({ streamId }).sort({ seq: -1 }).lean<PlainObject>();
+export async function isTurnLive(store: TurnBufferStore, streamId: string): Promise<boolean> {
+  const last = await store.last(streamId);
   if (!last) return true; // Started, nothing written yet.
   if (last.end) return false;
-  return Date.now() - new Date(String(last.createdAt)).getTime() < STALE_MS;
-}
-
-/**
- * When a turn ends: the buffers of the conversation's earlier turns go (a reader of this one may
- * still be catching up), and so do any rows old enough that no reader can want them.
- */
-export async function cleanUpBuffers(conversationId: string, keepStreamId: string): Promise<void> {
-  await ChatStreamChunk.deleteMany({ conversationId, streamId: { $ne: keepStreamId } });
-  await ChatStreamChunk.deleteMany({ createdAt: { $lt: new Date(Date.now() - STALE_MS * 10) } });
+  return Date.now() - last.at < STALE_MS;
 }
