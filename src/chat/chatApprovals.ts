@@ -6,7 +6,7 @@
  * approved call runs once, ever (the unique call id, and `ranAt` set once).
  */
 import { createHash } from "node:crypto";
-import type { ModelMessage, StreamTextTransform, TextStreamPart, ToolSet } from "ai";
+import type { ModelMessage, StreamTextTransform, TextStreamPart, ToolSet, UIMessage } from "ai";
 import canonicalize from "canonicalize";
 import type { Request, Response } from "express";
 import { TerrenoError } from "../core/errors.js";
@@ -149,6 +149,12 @@ export async function claimApprovalAnswers(
     if (record.toolName !== answer.toolName || record.inputHash !== inputHash(answer.input)) {
       throw refused(answer, "its tool or input differs from the one you were asked to approve.");
     }
+    if (record.state === "dropped") {
+      throw new TerrenoError(
+        "conflict",
+        `Tool call ${answer.toolCallId} was left unanswered when the conversation went on; it can no longer run.`,
+      );
+    }
     if (record.state !== "pending") {
       throw new TerrenoError(
         "conflict",
@@ -166,6 +172,37 @@ export async function claimApprovalAnswers(
       throw new TerrenoError("conflict", `Tool call ${answer.toolCallId} was already answered.`);
     }
   }
+}
+
+/**
+ * A new user message leaves the requests still unanswered before it behind: the AI SDK's
+ * `convertToModelMessages` drops them from what the model sees, so no answer to them can ever
+ * reach a tool. They are marked `dropped`, no longer listed as waiting and refused if answered
+ * later. Only calls in the messages count: an app view's held calls are not part of the chat.
+ */
+export async function dropUnansweredRequests(
+  scope: ApprovalScope,
+  messages: readonly UIMessage[],
+): Promise<void> {
+  const lastUser = messages.findLastIndex((message) => message.role === "user");
+  const toolCallIds: string[] = [];
+  for (const message of messages.slice(0, Math.max(0, lastUser))) {
+    for (const part of message.parts as ReadonlyArray<{ state?: string; toolCallId?: unknown }>) {
+      if (part.state === "approval-requested" && typeof part.toolCallId === "string") {
+        toolCallIds.push(part.toolCallId);
+      }
+    }
+  }
+  if (toolCallIds.length === 0) return;
+  await ChatToolApproval.updateMany(
+    {
+      ownerId: scope.user.id,
+      conversationKey: scope.conversationKey,
+      toolCallId: { $in: toolCallIds },
+      state: "pending",
+    },
+    { $set: { state: "dropped", answeredAt: new Date() } },
+  );
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   type ApprovalScope,
   approvalAnswers,
   claimApprovalAnswers,
+  dropUnansweredRequests,
   recordApprovalRequests,
 } from "./chatApprovals.js";
 import type { ChatRequest } from "./chatAuth.js";
@@ -107,6 +108,7 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
     if (persist && conversationId && last?.role === "user") {
       await saveMessage(user, conversationId, last);
     }
+    if (last?.role === "user") await dropUnansweredRequests(approvalScope(), body.messages);
 
     // The answer: a new assistant message, or the one an approval continues (useChat resends it).
     const continued = last?.role === "assistant" ? last : undefined;

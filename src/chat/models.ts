@@ -123,7 +123,12 @@ const chatToolApprovalSchema = new Schema(
     inputHash: { type: String, required: true },
     /** The input as JSON text, for `GET /chat/approvals` (`$` and dotted keys included). */
     inputJson: { type: String },
-    state: { type: String, enum: ["pending", "approved", "denied"], default: "pending" },
+    /** `dropped`: left unanswered when the conversation went on (chatApprovals.ts). */
+    state: {
+      type: String,
+      enum: ["pending", "approved", "denied", "dropped"],
+      default: "pending",
+    },
     /** Set once, when the approved call runs. */
     ranAt: { type: Date },
     answeredAt: { type: Date },

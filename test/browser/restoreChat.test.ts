@@ -4,12 +4,13 @@
  * one and a tool that failed, the person reloads, finds the tool cards with their inputs and
  * their thumbs as they left them, sends another message and gets a reply; a write still waiting
  * for approval is there after a reload, and approving it runs it once; so is a write an MCP App
- * view asked for (only the server holds that one). After Stop: resumeChat.test.ts.
+ * view asked for (only the server holds that one); one left unanswered while the person went on
+ * asks no more, and nothing runs. After Stop: resumeChat.test.ts.
  *
  * The tests are one person's session, in order: each goes on from the todos the last one left.
  */
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import type { Locator } from "playwright-core";
 import { browserSkipReason } from "../helpers/browser.js";
 import { useTestDatabase } from "../helpers/database.js";
@@ -42,9 +43,33 @@ describe("a conversation restored after a reload", { skip: browserSkipReason() }
     assert.equal(await button.getAttribute("aria-pressed"), "true", `${label} stays pressed`);
   }
 
+  // Requests the page has open: a person reloads a page that has settled, and a reload that
+  // cut off a request (the conversations list refreshed after a reply) would count as a problem.
+  let open = 0;
+  before(() => {
+    ex.page.on("request", () => {
+      open += 1;
+    });
+    const done = () => {
+      open -= 1;
+    };
+    ex.page.on("requestfinished", done);
+    ex.page.on("requestfailed", done);
+  });
+
+  /** Reloads the open conversation once the page has settled. */
+  async function reloadPage(): Promise<void> {
+    await ex.page.getByRole("button", { name: "Send" }).waitFor();
+    // Bounded: a request that never ends is the page's problem, which the reload then reports.
+    for (let waited = 0; open > 0 && waited < 250; waited += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await ex.page.reload();
+  }
+
   /** Reloads the open conversation and waits for its messages to be back. */
   async function reload(lastText: string): Promise<void> {
-    await ex.page.reload();
+    await reloadPage();
     await log().getByText(lastText).first().waitFor();
   }
 
@@ -124,7 +149,7 @@ describe("a conversation restored after a reload", { skip: browserSkipReason() }
     const held = await api("/chat/approvals");
     assert.equal(held.length, 1, "the server holds one request");
 
-    await ex.page.reload();
+    await reloadPage();
     await ask.waitFor();
     await assertInput(card("todos_create"), '"title": "pay rent"');
     await ask.getByRole("button", { name: "Approve" }).click();
@@ -142,6 +167,28 @@ describe("a conversation restored after a reload", { skip: browserSkipReason() }
     assert.deepEqual(ex.problems, []);
   });
 
+  test("a write left waiting while the person goes on is not asked again, and nothing runs", async () => {
+    await ex.page.getByRole("button", { name: "New chat" }).click();
+    await say("add a todo to water the plants");
+    const ask = card("todos_create").getByRole("group", { name: "Approve todos_create?" });
+    await ask.waitFor();
+    await ex.page.waitForURL(/\?c=/);
+    await reloadPage();
+    await ask.waitFor();
+
+    // Instead of answering, the person asks something else: the AI SDK drops a request left
+    // unanswered before the newest user message, so Approve could no longer run anything.
+    await carryOn("pay rent");
+    await card("todos_create").getByText("Not answered: nothing was run").waitFor();
+    assert.equal(await ask.count(), 0, "the old request no longer asks");
+    await reload("list my todos");
+    await card("todos_create").getByText("Not answered: nothing was run").waitFor();
+    assert.equal(await ask.count(), 0, "nor after a reload");
+    assert.equal(await titled("water the plants"), 0, "nothing was written");
+    assert.deepEqual(await api("/chat/approvals"), [], "the server holds it no more");
+    assert.deepEqual(ex.problems, []);
+  });
+
   test("a call an app view asked for is still held after a reload, and approving runs it once", async () => {
     await ex.page.getByRole("button", { name: "New chat" }).click();
     await say("list my todos");
@@ -152,7 +199,7 @@ describe("a conversation restored after a reload", { skip: browserSkipReason() }
     await ex.page.waitForURL(/\?c=/);
 
     // The view's question goes with the page; the server still holds the call.
-    await ex.page.reload();
+    await reloadPage();
     const held = card("todos_update");
     await held.getByRole("group", { name: "Approve todos_update?" }).waitFor();
     await assertInput(held, '"completed": true');

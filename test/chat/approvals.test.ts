@@ -171,6 +171,32 @@ describe("chat approvals", () => {
     assert.equal(await Todo.countDocuments({ title: "Maybe later" }), 0);
   });
 
+  test("a request left unanswered when the person goes on is dropped, and can no longer run", async () => {
+    const { app, ask, conversationId, pending } = await proposal("Never mind");
+    const call = pending.parts.find((part) => part.state === "approval-requested");
+    const asked = { id: pending.messageId, role: "assistant", parts: pending.parts };
+    // The next user message instead of an answer: the AI SDK drops the unanswered request.
+    const next = userMessage("Something else");
+    const went = await postChat(app, ada, { conversationId, messages: [ask, asked, next] });
+    assert.equal(went.status, 200);
+    const held = await request(app).get("/chat/approvals").set(bearer(ada));
+    assert.ok(
+      !(held.body.data as PlainObject[]).some((row) => row.toolCallId === call?.toolCallId),
+      "no longer listed as waiting",
+    );
+    const record = await ChatToolApproval.findOne({
+      toolCallId: call?.toolCallId,
+    }).lean<PlainObject>();
+    assert.equal(record?.state, "dropped");
+    // An answer sent afterwards (an old page) is refused, and nothing runs.
+    const late = await postChat(app, ada, {
+      conversationId,
+      messages: [ask, answerApproval(pending, true)],
+    });
+    assertRefused(late, 409, /no longer run/);
+    assert.equal(await Todo.countDocuments({ title: "Never mind" }), 0);
+  });
+
   test("the second lock: a gated tool runs only for an approved record of that input, once", async () => {
     const { conversationId, pending } = await proposal("Locked");
     const part = pending.parts.find((p) => p.state === "approval-requested") as UIPart;

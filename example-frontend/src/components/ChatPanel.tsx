@@ -60,6 +60,7 @@ export function ChatPanel(props: Props) {
   const [stoppedHere, setStoppedHere] = useState<ReadonlySet<string>>(new Set());
   const busy = chat.status === "submitted" || chat.status === "streaming";
   const stored = chat.conversationId;
+  const lastUser = chat.messages.findLastIndex((message) => message.role === "user");
 
   useEffect(() => {
     if (chat.conversationId) onConversation(chat.conversationId);
@@ -116,6 +117,7 @@ export function ChatPanel(props: Props) {
               streaming={busy && index === chat.messages.length - 1}
               stopped={stoppedHere.has(message.id) || isStopped(message)}
               rating={props.ratings.get(message.id)}
+              answerable={index > lastUser}
               onApprove={approve}
               onDeny={deny}
             />

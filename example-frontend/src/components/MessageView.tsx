@@ -14,13 +14,16 @@ interface Props {
   streaming: boolean;
   /** The person stopped this reply (or stopped before it began, on their own message). */
   stopped?: boolean;
+  /** A reply after the newest user message: its requests for approval can be answered. */
+  answerable: boolean;
   /** The person's stored rating of this message. */
   rating?: Rating;
   onApprove(toolCallId: string): void;
   onDeny(toolCallId: string): void;
 }
 
-export function MessageView({ message, streaming, stopped, rating, onApprove, onDeny }: Props) {
+export function MessageView(props: Props) {
+  const { message, streaming, stopped, rating, answerable, onApprove, onDeny } = props;
   const mine = message.role === "user";
   const hasText = message.parts.some((part) => part.type === "text" && part.text.trim());
   return (
@@ -41,7 +44,15 @@ export function MessageView({ message, streaming, stopped, rating, onApprove, on
           );
         }
         if (isToolUIPart(part)) {
-          return <ToolCard key={key} part={part} onApprove={onApprove} onDeny={onDeny} />;
+          return (
+            <ToolCard
+              key={key}
+              part={part}
+              answerable={answerable}
+              onApprove={onApprove}
+              onDeny={onDeny}
+            />
+          );
         }
         return null;
       })}

@@ -12,17 +12,25 @@ type ToolPart = ToolUIPart | DynamicToolUIPart;
 
 interface Props {
   part: ToolPart;
+  /**
+   * Whether a request for approval can still be answered: only in a reply after the newest user
+   * message. The AI SDK drops a request left unanswered before it (the person went on), so an
+   * Approve there would run nothing.
+   */
+  answerable: boolean;
   onApprove(toolCallId: string): void;
   onDeny(toolCallId: string): void;
 }
 
-function statusOf(part: ToolPart): { label: string; tone: string } {
+function statusOf(part: ToolPart, answerable: boolean): { label: string; tone: string } {
   switch (part.state) {
     case "input-streaming":
     case "input-available":
       return { label: "Running…", tone: "pending" };
     case "approval-requested":
-      return { label: "Waiting for your approval", tone: "ask" };
+      return answerable
+        ? { label: "Waiting for your approval", tone: "ask" }
+        : { label: "Not answered: nothing was run", tone: "denied" };
     case "approval-responded":
       return part.approval.approved
         ? { label: "Approved, running…", tone: "pending" }
@@ -40,9 +48,9 @@ function statusOf(part: ToolPart): { label: string; tone: string } {
   }
 }
 
-export function ToolCard({ part, onApprove, onDeny }: Props) {
+export function ToolCard({ part, answerable, onApprove, onDeny }: Props) {
   const name = getToolName(part);
-  const status = statusOf(part);
+  const status = statusOf(part, answerable);
   // Said once, as a sentence: a failed result's error, or the error the call was refused with.
   const failure =
     part.state === "output-available"
@@ -62,7 +70,7 @@ export function ToolCard({ part, onApprove, onDeny }: Props) {
         <span className="tool-status">{status.label}</span>
       </header>
       {part.input !== undefined ? <JsonBlock label="Input" value={part.input} /> : null}
-      {part.state === "approval-requested" ? (
+      {part.state === "approval-requested" && answerable ? (
         <fieldset className="approval" aria-label={`Approve ${name}?`}>
           <legend>This call changes your data. Run it?</legend>
           <button type="button" onClick={() => onApprove(part.toolCallId)}>
