@@ -8,13 +8,12 @@
  * at the end). BENCH_BASELINE=<dir> adds before/after comparisons against <dir>/src (and token
  * counts against <dir>/example-backend). BENCH_TOKENS_ONLY=1 prints the token counts and stops.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import jwt from "jsonwebtoken";
 import { MongoClient, ObjectId } from "mongodb";
 import { createTestDatabase, type TestDatabase } from "../src/testing/ferretdb.js";
 import {
@@ -28,6 +27,7 @@ import { findPid } from "./lib/cpu.js";
 import { type HttpRequestSpec, runLoad } from "./lib/load.js";
 import { describeMachine, loadAverage } from "./lib/machine.js";
 import { type McpEra, mcpRequest, send, toolCall, toolPayload } from "./lib/mcp.js";
+import { ensurePeerInstalled, openPeer, startPeer } from "./lib/peer.js";
 import { type Child, forkChild } from "./lib/processes.js";
 import { type ProfileSummary, summarizeProfile } from "./lib/profile.js";
 import { comparisonTable, profileTables } from "./lib/report.js";
@@ -55,7 +55,6 @@ import type { TokensResult } from "./servers/tokens.js";
 const QUICK = process.env.BENCH_QUICK === "1";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BENCH = path.join(ROOT, "bench");
-const PEER = path.join(BENCH, "peer");
 const PROFILES = path.join(ROOT, ".cache", "bench-profiles");
 const RESULTS = path.join(BENCH, "RESULTS.md");
 const TOKENS_BASELINE = path.join(BENCH, "tokens-baseline.json");
@@ -102,15 +101,6 @@ const COUNTS = {
 };
 
 const JWT_SECRET = randomBytes(32).toString("hex");
-const PEER_ENV = {
-  TOKEN_SECRET: randomBytes(32).toString("hex"),
-  TOKEN_ISSUER: "terreno-bench",
-  REFRESH_TOKEN_SECRET: randomBytes(32).toString("hex"),
-  SESSION_SECRET: randomBytes(32).toString("hex"),
-  DISABLE_LOG_ALL_REQUESTS: "true",
-  TERRENO_LOG_FILE: "0",
-};
-
 const log = (line = "") => process.stdout.write(`${line}\n`);
 const children: Child[] = [];
 
@@ -131,37 +121,6 @@ async function startOurs(uri: string, name = "ours", root = ROOT): Promise<Child
       BENCH_JWT_SECRET: JWT_SECRET,
       BENCH_MODEL_COUNTS: ["ours", "baseline"].includes(name) ? COUNTS.modelCounts.join(",") : "",
     },
-  });
-  children.push(child);
-  return child;
-}
-
-/**
- * Installs bench/peer's dependencies when missing; returns why the peer cannot run, if so. With
- * a lockfile, `npm ci` (which installs exactly it and never rewrites it); without, an install
- * that writes no lockfile. The peer's lockfile is maintained by hand, not by the benchmark.
- */
-function ensurePeerInstalled(): string | undefined {
-  if (existsSync(path.join(PEER, "node_modules", "@terreno", "api", "package.json"))) return;
-  const locked = existsSync(path.join(PEER, "package-lock.json"));
-  const args = locked
-    ? ["ci", "--prefix", PEER, "--no-audit", "--no-fund"]
-    : ["install", "--prefix", PEER, "--no-audit", "--no-fund", "--no-package-lock"];
-  log(`installing bench/peer dependencies (@terreno/api): npm ${args[0]} ...`);
-  const result = spawnSync("npm", args, { cwd: ROOT, stdio: "inherit" });
-  if (result.status !== 0) {
-    return `npm ${args[0]} --prefix bench/peer failed (exit ${result.status ?? result.signal})`;
-  }
-  return undefined;
-}
-
-async function startPeer(uri: string): Promise<Child> {
-  const child = await forkChild({
-    name: "peer",
-    script: path.join(PEER, "server.mjs"),
-    cwd: PEER,
-    tsx: false,
-    env: { ...baseEnv(uri), ...PEER_ENV },
   });
   children.push(child);
   return child;
@@ -526,7 +485,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const peerInstallProblem = ensurePeerInstalled();
+  const peerInstallProblem = ensurePeerInstalled(log);
 
   const database: TestDatabase = await createTestDatabase("bench");
   const dbDescription = process.env.MONGODB_URI
@@ -565,42 +524,20 @@ async function main(): Promise<void> {
     const readId = firstPage.data[0].id;
     log(`seeded ${COUNTS.seedTodos} todos for ${reader.userId}`);
 
-    let peer: Child | undefined;
-    let peerProblem = peerInstallProblem;
-    if (!peerProblem) {
-      try {
-        peer = await startPeer(database.uri);
-        log(`peer: ${JSON.stringify(peer.ports)}`);
-      } catch (error) {
-        peerProblem = `the @terreno/api server did not start: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    }
-    // Which MCP request shape the peer answers (its MCP todos_list, checked like ours).
-    let peerEra: McpEra | undefined;
-    const peerToken = jwt.sign({ id: reader.userId }, PEER_ENV.TOKEN_SECRET, {
-      issuer: PEER_ENV.TOKEN_ISSUER,
-      expiresIn: "6h",
-    });
-    const peerBase = peer ? `http://127.0.0.1:${peer.ports.main}` : "";
-    const peerPid = peer?.process.pid;
+    // The upstream @terreno/api, when it installs, starts and answers todos_list correctly.
+    const opened = peerInstallProblem
+      ? { problem: peerInstallProblem }
+      : await openPeer(database.uri, reader.userId, log);
+    const peer = opened.peer?.child;
     if (peer) {
-      const eraProblems: string[] = [];
-      for (const era of ["modern", "legacy"] as const) {
-        try {
-          const response = await send(
-            toolCall(`${peerBase}/mcp`, peerToken, era, "todos_list", { limit: 20 }),
-          );
-          checkList(toolPayload(response.json), 20, `@terreno/api ${era}`);
-          peerEra = era;
-          break;
-        } catch (error) {
-          eraProblems.push(`${era}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }
-      if (!peerEra) {
-        peerProblem = `its MCP todos_list did not answer correctly (${eraProblems.join("; ")})`;
-      }
+      children.push(peer);
+      log(`peer: ${JSON.stringify(peer.ports)}`);
     }
+    const peerProblem = opened.problem;
+    const peerEra = opened.peer?.era;
+    const peerToken = opened.peer?.token ?? "";
+    const peerBase = opened.peer?.base ?? "";
+    const peerPid = peer?.process.pid;
 
     // Tokens of what the servers send on tools/list: ours (the todo app) and the peer's.
     {
@@ -959,6 +896,7 @@ async function main(): Promise<void> {
     const memories = [memory];
     if (peer && peerEra) {
       const memPeer = await startPeer(database.uri);
+      children.push(memPeer);
       const peerMcp = `http://127.0.0.1:${memPeer.ports.main}/mcp`;
       memories.push(
         await memoryRun(

@@ -199,7 +199,7 @@ export async function compare(
   }
   for (const r of ratios) {
     log(
-      `  ${r.arm} vs ${r.baseline}: p50 ${r.p50.median.toFixed(2)}x  p95 ${r.p95.median.toFixed(2)}x  throughput ${r.throughput.median.toFixed(2)}x  server CPU ${r.serverCpu.median.toFixed(2)}x`,
+      `  ${r.arm} vs ${r.baseline}: p50 ${r.p50.median.toFixed(2)}x  p95 ${r.p95.median.toFixed(2)}x  throughput ${r.throughput.median.toFixed(2)}x  server CPU ${r.serverCpu.median.toFixed(2)}x [${r.serverCpu.min.toFixed(2)}–${r.serverCpu.max.toFixed(2)}]`,
     );
   }
   return comparison;
