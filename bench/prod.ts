@@ -386,6 +386,7 @@ try {
   ].join("\n");
   if (process.env.PROD_WRITE !== "0") writeSection(section);
   log(`\n${summary.join("\n")}\n${breakdown.join("\n")}`);
+  if (kept) log(`\n${kept.section}`);
   log(`\ndone in ${minutes} min`);
 } finally {
   for (const child of children) await child.stop().catch(() => {});

@@ -15,19 +15,15 @@
  * It reuses the process and IPC plumbing of the other servers and nothing of src/.
  */
 import { createSecretKey } from "node:crypto";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import express, { type Request, type Response } from "express";
 import jwt from "jsonwebtoken";
 import { type Document, MongoClient, ObjectId } from "mongodb";
-import { send, serveParentRequests } from "../lib/ipc.js";
+import { benchEnv, serveApps } from "../lib/serve.js";
 
-const uri = process.env.MONGODB_URI;
-const secret = process.env.BENCH_JWT_SECRET;
-if (!uri || !secret) throw new Error("floor.ts needs MONGODB_URI and BENCH_JWT_SECRET");
+const env = benchEnv("floor.ts", ["MONGODB_URI", "BENCH_JWT_SECRET"]);
 
-const key = createSecretKey(Buffer.from(secret));
-const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+const key = createSecretKey(Buffer.from(env.BENCH_JWT_SECRET));
+const client = new MongoClient(env.MONGODB_URI, { serverSelectionTimeoutMS: 5000 });
 await client.connect();
 const db = client.db();
 const users = db.collection("users");
@@ -132,14 +128,4 @@ app.get("/todos", async (req: Request, res: Response) => {
   }
 });
 
-const server: Server = await new Promise((resolve, reject) => {
-  const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  listening.once("error", reject);
-});
-
-serveParentRequests(async () => {
-  server.closeAllConnections();
-  server.close();
-  await client.close();
-});
-send({ type: "ready", ports: { main: (server.address() as AddressInfo).port } });
+await serveApps({ main: app }, () => client.close());

@@ -5,8 +5,6 @@
  * app per breakdown variant, each with one feature switched off or changed, each on its own
  * port, all in this one process so one /proc CPU reading covers whichever arm is measured.
  */
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { isStepCount, pipeUIMessageStreamToResponse, streamText, toUIMessageStream } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
@@ -21,13 +19,11 @@ import {
   TerrenoApp,
   type TerrenoAppOptions,
 } from "../../src/index.js";
-import { send, serveParentRequests } from "../lib/ipc.js";
+import { benchEnv, serveApps } from "../lib/serve.js";
 import { Todo, todoRouter, User } from "../models.js";
 
-const uri = process.env.MONGODB_URI;
-const secret = process.env.BENCH_JWT_SECRET;
-if (!uri || !secret) throw new Error("prod.ts needs MONGODB_URI and BENCH_JWT_SECRET");
-const jwt = { secret, expiresInSeconds: 6 * 3600 };
+const env = benchEnv("prod.ts", ["MONGODB_URI", "BENCH_JWT_SECRET"]);
+const jwt = { secret: env.BENCH_JWT_SECRET, expiresInSeconds: 6 * 3600 };
 
 /** The framework's default windows (600 tool calls and writes per minute) would refuse the bench. */
 const WIDE = { points: 1_000_000_000, duration: 3600 };
@@ -63,13 +59,6 @@ export const VARIANTS: Record<string, Variant> = {
   // Not a breakdown arm: the chat comparison's lean plugin and bare route (bench/prodKept.ts).
   auxChat: { ...PROD, chat: false, chatLean: true },
 };
-
-function listen(app: Express): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(0, "127.0.0.1", () => resolve(server));
-    server.once("error", reject);
-  });
-}
 
 const USAGE = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -140,13 +129,13 @@ function bareChatRoute(app: TerrenoApp) {
   };
 }
 
-await connectDatabase(uri);
+await connectDatabase(env.MONGODB_URI);
 await Promise.all([User.init(), Todo.init()]);
 
 const wanted = (process.env.BENCH_PROD_VARIANTS ?? Object.keys(VARIANTS).join(","))
   .split(",")
   .filter(Boolean);
-const servers: Record<string, Server> = {};
+const apps: Record<string, Express> = {};
 for (const name of wanted) {
   const variant = VARIANTS[name];
   if (!variant) throw new Error(`prod.ts: unknown variant ${name}`);
@@ -167,19 +156,6 @@ for (const name of wanted) {
     });
   }
   await app.rateLimits.ready();
-  servers[name] = await listen(app.build());
+  apps[name] = app.build();
 }
-
-serveParentRequests(async () => {
-  for (const server of Object.values(servers)) {
-    server.closeAllConnections();
-    server.close();
-  }
-  await mongoose.disconnect();
-});
-send({
-  type: "ready",
-  ports: Object.fromEntries(
-    Object.entries(servers).map(([name, server]) => [name, (server.address() as AddressInfo).port]),
-  ),
-});
+await serveApps(apps, () => mongoose.disconnect());
