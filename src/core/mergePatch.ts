@@ -49,7 +49,7 @@ export function requiredNulls(schema: JsonSchema, patch: PlainObject, prefix = "
   const errors: FieldErrors = {};
   for (const [key, value] of Object.entries(patch)) {
     const property = schema.properties?.[key];
-    if (!property) continue;
+    if (!property || property.readOnly) continue;
     const path = `${prefix}${key}`;
     if (value === null) {
       if (!acceptsNull(property)) errors[path] = "is required";

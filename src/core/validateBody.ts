@@ -11,6 +11,7 @@ import { INVALID_INPUT } from "../schema/validator.js";
 import { TerrenoError, validationFailed } from "./errors.js";
 import { assertSafeDocumentKeys } from "./inputSafety.js";
 import { requiredNulls } from "./mergePatch.js";
+import { splitReadOnly } from "./readBack.js";
 import { toStoredIds } from "./subdocumentIds.js";
 import type { PlainObject } from "./types.js";
 import type { SurfaceView } from "./viewTypes.js";
@@ -26,12 +27,32 @@ export function unreadableBody(): TerrenoError {
   );
 }
 
+/**
+ * An update body, checked: the patch to apply (ids as stored), and the read-only values it
+ * carried back as a read shows them (readBack.ts), for the operation to compare with the
+ * document it loads.
+ */
+export function validateUpdateBody(
+  view: SurfaceView,
+  body: unknown,
+  description: ModelDescription,
+): { patch: PlainObject; readOnly: Map<string, unknown> } {
+  checkBody(view, "update", body);
+  const { patch, readOnly } = splitReadOnly(view.updateSchema, body as PlainObject);
+  return { patch: toStoredIds(description.fields, patch), readOnly };
+}
+
 export function validateBody(
   view: SurfaceView,
   mode: "create" | "update",
   body: unknown,
   description: ModelDescription,
 ): PlainObject {
+  checkBody(view, mode, body);
+  return toStoredIds(description.fields, body as PlainObject);
+}
+
+function checkBody(view: SurfaceView, mode: "create" | "update", body: unknown): void {
   if (body === UNREADABLE_BODY) throw unreadableBody();
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw validationFailed("The body must be a JSON object.", { "(root)": "must be an object" });
@@ -44,5 +65,4 @@ export function validateBody(
     const fields = { ...(result.ok ? {} : result.fields), ...cleared };
     throw validationFailed(INVALID_INPUT, fields);
   }
-  return toStoredIds(description.fields, body as PlainObject);
 }

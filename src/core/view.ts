@@ -77,7 +77,12 @@ export function buildView(
   const hidden = createHiddenFields(excluded, description);
   const readOnlyFields = options.readOnlyFields ?? [];
   const createSchema = writeSchema(description, { hidden, readOnlyFields, mode: "create" });
-  const updateSchema = writeSchema(description, { hidden, readOnlyFields, mode: "update" });
+  const updateSchema = writeSchema(description, {
+    hidden,
+    readOnlyFields,
+    mode: "update",
+    idInBody: surface === "rest",
+  });
   const restMax = options.maxLimit ?? DEFAULT_MAX_LIMIT;
   const maxLimit =
     surface === "rest"

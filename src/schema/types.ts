@@ -84,6 +84,8 @@ export interface ModelDescription {
 export interface JsonSchema {
   type?: "object" | "string" | "number" | "integer" | "boolean" | "array" | "null";
   description?: string;
+  /** The server manages the value: a body may carry it back as read, and it is ignored. */
+  readOnly?: boolean;
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;

@@ -34,12 +34,47 @@ export interface WriteSchemaOptions {
    * Default: true for update (a merge patch clears with null), false for create.
    */
   nullable?: boolean;
+  /**
+   * Update only: the body may carry the document's own `id`, as a read shows it (REST, where
+   * the id is in the URL; the tools take it as their target argument). The core refuses
+   * another document's id.
+   */
+  idInBody?: boolean;
 }
 
 interface Context {
   mode: "create" | "update";
   nullable: boolean;
   excluded: (field: FieldDescriptor) => boolean;
+  /**
+   * Of the excluded fields, those a read shows that no body writes (timestamps, read-only
+   * fields): an update takes them back as read and ignores them (see `readBackSchema`).
+   */
+  readBack: (field: FieldDescriptor) => boolean;
+}
+
+/**
+ * A field a read shows but no body writes, in an update body: `readOnly` (JSON Schema's word
+ * for "the server manages this value"), typed as the read shows it, and ignored by the core
+ * whatever it holds, so that a read sent back whole is a patch that changes what it changes
+ * and nothing else.
+ */
+function readBackSchema(
+  field: FieldDescriptor,
+  ctx: Context,
+  level: Level,
+): JsonSchema | undefined {
+  // A read shows a date as a date-time, and nothing else: the lean form.
+  if (field.kind === "date") return { type: "string", format: "date-time", readOnly: true };
+  // Inside it, what a read shows (hidden fields stay out of every schema).
+  const shown: Context = {
+    ...ctx,
+    excluded: (child) => ctx.excluded(child) && !ctx.readBack(child),
+  };
+  const built = fieldSchema(field, shown, level);
+  if (!built) return undefined;
+  const { description: _description, default: _default, ...schema } = built.schema;
+  return { ...schema, readOnly: true };
 }
 
 /**
@@ -136,7 +171,11 @@ function objectSchema(
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [name, field] of Object.entries(fields)) {
-    if (ctx.excluded(field)) continue;
+    if (ctx.excluded(field)) {
+      const back = ctx.readBack(field) ? readBackSchema(field, ctx, level) : undefined;
+      if (back) properties[name] = back;
+      continue;
+    }
     const built = fieldSchema(field, ctx, level);
     if (!built) continue;
     let key = name;
@@ -248,6 +287,9 @@ function fieldSchema(field: FieldDescriptor, ctx: Context, level: Level): Built 
   return { schema, required };
 }
 
+/** System keys a read never shows under these names (`_id` is shown as `id`). */
+const UNREAD_SYSTEM_KEYS = new Set(["_id", "__v"]);
+
 function readOnlyMatcher(readOnlyFields: readonly string[]): (path: string) => boolean {
   const exact = new Set(readOnlyFields);
   return (path) => {
@@ -276,6 +318,15 @@ export function writeSchema(
       if (field.system && !field.path.endsWith("._id")) return true;
       return options.hidden.isHidden(field.path) || isReadOnly(field.path);
     },
+    // Reads show timestamps, read-only fields and the soft-delete flag, never `_id` (as
+    // such), `__v` or a hidden field.
+    readBack: (field) =>
+      options.mode === "update" &&
+      !options.hidden.isHidden(field.path) &&
+      !UNREAD_SYSTEM_KEYS.has(field.path.split(".").at(-1) ?? "") &&
+      (field.system ||
+        isReadOnly(field.path) ||
+        (description.softDelete && field.path === "deleted")),
   };
   const level: Level = { requireable: options.mode === "create", patch: true };
   const root = objectSchema(description.fields, ctx, level) ?? {
@@ -283,6 +334,11 @@ export function writeSchema(
     properties: {},
     additionalProperties: false,
   };
+  if (options.mode === "update" && options.idInBody) {
+    const idField = description.fields._id;
+    const id = idField ? readBackSchema(idField, ctx, level) : undefined;
+    root.properties = { id: id ?? { type: "string", readOnly: true }, ...root.properties };
+  }
   // No `minProperties` on update: `{}` is a merge patch that changes nothing, and it is what a
   // read of a document with no writable field set gives back.
   return root;

@@ -67,6 +67,7 @@ function writeNotes(schema: JsonSchema, nested: boolean): string[] {
 function fieldList(schema: JsonSchema, nested: boolean): string {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {})
+    .filter(([, property]) => !property.readOnly)
     .map(([name, property]) => {
       const notes = [...(required.has(name) ? ["required"] : []), ...writeNotes(property, nested)];
       return notes.length > 0 ? `${name} (${notes.join("; ")})` : name;

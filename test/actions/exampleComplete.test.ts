@@ -40,7 +40,9 @@ describe("example todos_complete", () => {
       .patch(`/todos/${todoId}`)
       .set(bearer(ada))
       .send({ completedAt: new Date().toISOString() });
+    // Only todos_complete sets it; a read may send it back unchanged, nothing else.
     assert.equal(res.status, 400);
+    assert.match(res.body.fields.completedAt, /is read-only/);
   });
 
   test("completing twice keeps the first completedAt, on every surface", async () => {

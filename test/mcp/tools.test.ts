@@ -106,7 +106,9 @@ describe("MCP tool definitions", () => {
     const update = tool("todos_update").inputSchema;
     assert.deepEqual(update.required, ["id"]);
     assert.ok(!("internalNote" in (update.properties ?? {})));
-    assert.ok(!("ownerId" in (update.properties ?? {})));
+    // Read-only: listed only as what a read sends back, ignored (`readOnly`), never as writable.
+    assert.equal(update.properties?.ownerId?.readOnly, true);
+    assert.equal(update.properties?.createdAt?.readOnly, true);
     // A merge patch: null clears an optional field, never a required one; subdocuments take
     // the `id` they are read with; an array is replaced whole, so its items keep `required`.
     const patch = update.properties as Record<string, JsonSchema>;

@@ -101,8 +101,18 @@ describe("REST errors", () => {
       .patch(`/todos/${created.body.data.id}`)
       .set(bearer(alice))
       .send({ ownerId: "0123456789abcdef01234567" });
-    assert.equal(patch.status, 400);
-    assert.equal(patch.body.fields.ownerId, "is not an allowed field");
+    // On update, a read-only field may come back as a read shows it (`readOnly` in the
+    // schema); another value is refused, naming it, and nothing is written.
+    assert.equal(patch.status, 400, JSON.stringify(patch.body));
+    assert.match(patch.body.fields.ownerId, /is read-only/);
+    const stored = await Todo.findById(created.body.data.id).lean();
+    assert.equal(String(stored?.ownerId), alice.userId, "the owner did not change");
+    const other = await request(app)
+      .patch(`/todos/${created.body.data.id}`)
+      .set(bearer(alice))
+      .send({ id: "0123456789abcdef01234567", title: "moved?" });
+    assert.equal(other.status, 400, "another document's id is refused");
+    assert.match(other.body.fields.id, /is read-only/);
   });
 
   test("a duplicate unique key is a 409 that names the field but not the value", async () => {

@@ -11,10 +11,11 @@ import { loadDocument } from "../loadDocument.js";
 import { applyMergePatch } from "../mergePatch.js";
 import { observeWrite } from "../observe.js";
 import { resolvePopulate } from "../populate.js";
+import { assertReadOnlyUnchanged } from "../readBack.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import type { RequestContext } from "../types.js";
-import { validateBody } from "../validateBody.js";
+import { validateUpdateBody } from "../validateBody.js";
 
 export interface UpdateInput {
   id: unknown;
@@ -42,7 +43,9 @@ async function updateDocument(
   const populate = resolvePopulate(view, input.populate, model, ctx);
   const doc = await loadDocument(resource, ctx, "update", input.id);
   // preUpdate receives the patch, postUpdate the patch and the document as it was.
-  let body = validateBody(view, "update", input.body, resource.description);
+  const checked = validateUpdateBody(view, input.body, resource.description);
+  assertReadOnlyUnchanged(checked.readOnly, resource.description.fields, doc);
+  let body = checked.patch;
   if (options.preUpdate) {
     const changed = await options.preUpdate(body, ctx);
     if (changed === null) throw forbidden("This document may not be updated.");

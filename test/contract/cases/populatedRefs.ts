@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import mongoose from "mongoose";
 import { doc, expectError, expectOk } from "../expect.js";
-import { storedProject } from "../world.js";
+import { seedTodo, storedProject, storedTodo } from "../world.js";
 import { asBody, seedFullProject, storedProjectJson } from "./projectFixtures.js";
 import type { ContractCase } from "./types.js";
 
@@ -106,3 +106,36 @@ export const populatedRefCases: ContractCase[] = [
     },
   },
 ];
+
+/** Issue #22.2 on a timestamped model: the read's own `id`, timestamps and read-only owner go back too. */
+populatedRefCases.push({
+  group,
+  name: "a read sent back word for word (id, timestamps, read-only owner) changes nothing",
+  smoke: true,
+  async run({ driver, world }) {
+    const id = await seedTodo(world.accounts.alice, { title: "word for word", tags: ["a"] });
+    const before = JSON.stringify(await storedTodo(id));
+    const read = doc(expectOk(await driver.read("alice", "todos", id), "read"));
+    assert.ok(read.createdAt && read.updatedAt && read.ownerId, "the read shows them");
+    const written = doc(expectOk(await driver.update("alice", "todos", id, read), "update"));
+    assert.deepEqual(written, read, "the update answers what the read showed");
+    assert.equal(JSON.stringify(await storedTodo(id)), before, "the database is unchanged");
+    // A read-only value other than the stored one is refused, each named, and nothing is written.
+    expectError(
+      await driver.update("alice", "todos", id, {
+        ...read,
+        title: "changed",
+        createdAt: "2001-01-01T00:00:00.000Z",
+        ownerId: world.accounts.bob.userId,
+      }),
+      { code: "validation_failed", fields: ["createdAt", "ownerId"] },
+    );
+    assert.equal(JSON.stringify(await storedTodo(id)), before, "still unchanged");
+    // The patch's own fields apply beside unchanged read-only values.
+    const changed = doc(
+      expectOk(await driver.update("alice", "todos", id, { ...read, title: "changed" }), "update"),
+    );
+    assert.equal(changed.title, "changed");
+    assert.equal(changed.createdAt, read.createdAt);
+  },
+});
