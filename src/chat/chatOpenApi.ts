@@ -473,6 +473,44 @@ export function chatOpenApi(
           { parameters: [conversationId] },
         ),
       },
+      [`${base}/{id}/stream`]: {
+        get: op(
+          "chatStreamResume",
+          "Reattach to the conversation's running reply (useChat `resume`)",
+          {
+            "200": {
+              description:
+                "The running turn as a UI message stream, from its first chunk, then the rest " +
+                "as it comes.",
+              content: { "text/event-stream": { schema: { type: "string" } } },
+            },
+            "204": { description: "No reply of this conversation is running." },
+            "503": {
+              description:
+                "The stream buffer is unreachable (code stream_buffer_unavailable); the reply " +
+                "is stored, as far as it got, in the conversation's messages.",
+              headers: {
+                "Retry-After": {
+                  description: "Seconds to wait before retrying.",
+                  schema: { type: "integer", minimum: 1 },
+                },
+              },
+              content: {
+                "application/json": { schema: { $ref: "#/components/schemas/Error" } },
+              },
+            },
+          },
+          [],
+          { parameters: [conversationId] },
+        ),
+        delete: op(
+          "chatStreamStop",
+          "Stop the conversation's running reply; it is stored as stopped",
+          { "204": { description: "Stopped, or nothing was running." } },
+          [403, 404],
+          { parameters: [conversationId] },
+        ),
+      },
       [`${base}/feedback`]: {
         get: op(
           "chatFeedbackList",

@@ -59,6 +59,9 @@ describe("plugins' OpenAPI paths", () => {
       ["/chat/apps/{tool}", "get"],
       ["/chat/app-calls", "post"],
       ["/chat/app-calls/{toolCallId}", "post"],
+      // A reply that survives a reload: reattach to the running turn, or stop it.
+      ["/chat/{id}/stream", "get"],
+      ["/chat/{id}/stream", "delete"],
     ];
     for (const [path, method] of expected) {
       const operation = document.paths[path]?.[method];
@@ -71,6 +74,11 @@ describe("plugins' OpenAPI paths", () => {
     assert.ok(document.components.schemas.ChatApprovalRequest);
     assert.ok(document.components.schemas.ChatAppView);
     assert.ok(document.paths["/chat/app-calls"].post.responses["202"]);
+    const resume = document.paths["/chat/{id}/stream"].get.responses;
+    assert.ok(resume["200"].content["text/event-stream"], "the replay streams");
+    assert.ok(resume["204"], "no running turn");
+    assert.ok(resume["503"].headers["Retry-After"], "the buffer is unreachable: retry");
+    assert.ok(document.paths["/chat/{id}/stream"].delete.responses["204"]);
     assert.ok(document.tags.some((tag: Doc) => tag.name === "Chat" && tag.description));
   });
 
