@@ -64,7 +64,8 @@ describe("Markdown in the example's chat page", { skip: browserSkipReason() }, (
     await card.getByText("Failed").waitFor();
     const reply = log.getByRole("article", { name: "Assistant message" }).last();
     await reply.getByText("That did not work").waitFor();
-    const sentence = "Invalid input: title must be at most 200 characters.";
+    const sentence =
+      "Invalid input: title must be at most 200 characters (UTF-16 units: an emoji counts 2).";
     assert.equal(await card.getByRole("status").textContent(), sentence);
     // The reply holds the card and the assistant's text.
     const text = String(await reply.textContent());
