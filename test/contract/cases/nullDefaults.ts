@@ -4,7 +4,7 @@
  * removes the field, as a merge patch (RFC 7396) does.
  */
 import assert from "node:assert/strict";
-import { doc, expectOk, pluck } from "../expect.js";
+import { doc, expectError, expectOk, pluck } from "../expect.js";
 import { storedProject } from "../world.js";
 import { seedFullProject, storedProjectJson } from "./projectFixtures.js";
 import type { ContractCase } from "./types.js";
@@ -86,3 +86,42 @@ export const nullDefaultCases: ContractCase[] = [
     },
   },
 ];
+
+/**
+ * Null as "the default" is a merge patch's: a create, or an array item (written whole), takes
+ * the default when the field is left out, and refuses null, naming it, on every surface.
+ */
+nullDefaultCases.push({
+  group,
+  name: "on create and in array items, a field left out takes its default; null is refused",
+  async run({ driver, world, tag }) {
+    const { alice, bob } = world.accounts;
+    const created = doc(
+      expectOk(
+        await driver.create("bob", "projects", {
+          name: `project ${tag} left out`,
+          members: [{ user: bob.userId, role: "editor" }, { user: alice.userId }],
+        }),
+        "create",
+      ),
+    );
+    assert.equal(created.status, "draft");
+    assert.deepEqual(created.settings, { visibility: "private" });
+    assert.equal((created.members as Array<{ role?: string }>)[1]?.role, "viewer");
+    const before = await storedProject(String(created.id));
+    expectError(
+      await driver.create("bob", "projects", { name: `project ${tag} null`, status: null }),
+      { code: "validation_failed", fields: ["status"] },
+    );
+    expectError(
+      await driver.update("bob", "projects", String(created.id), {
+        members: [
+          { user: bob.userId, role: "editor" },
+          { user: alice.userId, role: null },
+        ],
+      }),
+      { code: "validation_failed", fields: ["members.1.role"] },
+    );
+    assert.deepEqual(await storedProject(String(created.id)), before, "nothing was written");
+  },
+});
