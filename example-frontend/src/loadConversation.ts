@@ -37,7 +37,7 @@ export async function loadConversation(id: string): Promise<OpenChat> {
     apiJson<StoredMessage[]>(`/chat/conversations/${path}/messages`),
     // At most one rating per message (the buttons lock once used); newest first.
     apiJson<Feedback[]>(`/chat/feedback?conversationId=${path}&limit=500`),
-    apiJson<HeldApproval[]>("/chat/approvals"),
+    apiJson<HeldApproval[]>(`/chat/approvals?conversationId=${path}`),
   ]);
   const messages: UIMessage[] = rows.map((row) => ({
     // The UI message id is `messageId`: feedback refers to it.

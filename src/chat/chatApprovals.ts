@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import type { ModelMessage, StreamTextTransform, TextStreamPart, ToolSet, UIMessage } from "ai";
 import canonicalize from "canonicalize";
 import type { Request, Response } from "express";
-import { TerrenoError } from "../core/errors.js";
+import { TerrenoError, validationFailed } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import type { PlainObject, User } from "../core/types.js";
 import type { ChatRequest } from "./chatAuth.js";
@@ -206,6 +206,17 @@ export async function dropUnansweredRequests(
 }
 
 /**
+ * A deleted conversation's requests still waiting are marked `dropped`: nothing can answer them
+ * any more, and they must not fill the caller's list. The rows stay (their call ids never run).
+ */
+export async function dropConversationRequests(conversationKey: string): Promise<void> {
+  await ChatToolApproval.updateMany(
+    { conversationKey, state: "pending" },
+    { $set: { state: "dropped", answeredAt: new Date() } },
+  );
+}
+
+/**
  * Called by a gated tool right before it runs: true once for an approved, recorded call with
  * this very input; false for anything else (never approved, denied, other input, already run).
  */
@@ -228,10 +239,19 @@ export async function consumeApproval(
   return result.modifiedCount === 1;
 }
 
-/** `GET /chat/approvals`: the caller's own requests still waiting for an answer, oldest first. */
+/**
+ * `GET /chat/approvals[?conversationId=…]`: the caller's own requests still waiting for an
+ * answer, oldest first (at most 100), in one conversation when it is named.
+ */
 export async function listHeldApprovals(req: Request, res: Response): Promise<void> {
   const user = (req as ChatRequest).user as User;
-  const rows = await ChatToolApproval.find({ ownerId: user.id, state: "pending" })
+  const named = req.query.conversationId;
+  if (named !== undefined && (typeof named !== "string" || named === "" || named.length > 200)) {
+    throw validationFailed("Invalid query.", { conversationId: "must be a conversation id" });
+  }
+  const filter: PlainObject = { ownerId: user.id, state: "pending" };
+  if (typeof named === "string") filter.conversationKey = named;
+  const rows = await ChatToolApproval.find(filter)
     .sort({ createdAt: 1, _id: 1 })
     .limit(100)
     .lean<PlainObject[]>();

@@ -370,11 +370,21 @@ export function chatOpenApi(
           "Your approval requests still waiting for an answer",
           {
             "200": json(
-              "Oldest first.",
+              "Oldest first, at most 100.",
               data({ type: "array", items: schemaRef("ChatApprovalRequest") }),
             ),
           },
-          [],
+          [400],
+          {
+            parameters: [
+              {
+                name: "conversationId",
+                in: "query",
+                description: "Only this conversation's.",
+                schema: { type: "string", maxLength: 200 },
+              },
+            ],
+          },
         ),
       },
       [`${base}/telemetry`]: {

@@ -12,6 +12,7 @@ import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../core/permissions.
 import { modelView, presentDocument } from "../core/present.js";
 import type { PlainObject, User } from "../core/types.js";
 import { conversationPermissions } from "./chatAccess.js";
+import { dropConversationRequests } from "./chatApprovals.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { findOwnedConversation } from "./chatStore.js";
 import { ChatFeedback, ChatMessage, Conversation } from "./models.js";
@@ -42,6 +43,7 @@ export function conversationsRouter({ modelRouter }: Pick<AppContext, "modelRout
     postDelete: async (doc) => {
       await ChatMessage.deleteMany({ conversationId: doc._id });
       await ChatFeedback.deleteMany({ conversationId: doc._id });
+      await dropConversationRequests(String(doc._id));
     },
   });
 }

@@ -138,6 +138,31 @@ describe("chat approvals", () => {
     assert.equal(await Todo.countDocuments({ title: "Ada's only" }), 0);
   });
 
+  test("held requests filter by conversation, and go with a deleted conversation", async () => {
+    const first = await proposal("Kept waiting");
+    const second = await proposal("Soon deleted");
+    const held = async (query = "") =>
+      (
+        (await request(first.app).get(`/chat/approvals${query}`).set(bearer(ada))).body
+          .data as PlainObject[]
+      ).map((row) => row.conversationId);
+    const only = await held(`?conversationId=${first.conversationId}`);
+    assert.deepEqual(only, [first.conversationId], "only that conversation's");
+    const deleted = await request(first.app)
+      .delete(`/chat/conversations/${second.conversationId}`)
+      .set(bearer(ada));
+    assert.equal(deleted.status, 204, JSON.stringify(deleted.body));
+    const left = await held();
+    assert.ok(left.includes(first.conversationId));
+    assert.ok(!left.includes(second.conversationId), "a deleted conversation holds nothing");
+    // The record stays, answered as dropped: its call id can never run.
+    const call = second.pending.parts.find((part) => part.state === "approval-requested");
+    const row = await ChatToolApproval.findOne({
+      toolCallId: call?.toolCallId,
+    }).lean<PlainObject>();
+    assert.equal(row?.state, "dropped");
+  });
+
   test("held requests are listed to their owner; a denial is recorded and runs nothing", async () => {
     const { app, ask, conversationId, pending } = await proposal("Maybe later");
     const held = await request(app).get("/chat/approvals").set(bearer(ada));
