@@ -33,6 +33,7 @@ import {
   resourceMetadataUrl,
   withAuthorizationServers,
 } from "./resourceMetadata.js";
+import { resourceMetadataOpenApi } from "./resourceMetadataOpenApi.js";
 import { mcpRunner } from "./runner.js";
 
 /** Whether the app has anything to serve on /mcp: a model that opts in, or a custom tool. */
@@ -107,13 +108,16 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
   };
 }
 
-/** Protected Resource Metadata (RFC 9728): the path form, the root form, and the resource URL's. */
+/**
+ * Protected Resource Metadata (RFC 9728): the path form, the root form, and the resource URL's.
+ * Returns the paths it mounted, for the OpenAPI document.
+ */
 function mountMetadata(
   app: Express,
   path: string,
   options: McpEndpointOptions,
   resourceUrl?: string,
-) {
+): string[] {
   const metadata = resourceMetadataHandler(path, { resourceUrl, oauth: options.oauth });
   const metadataPaths = new Set([
     `${PROTECTED_RESOURCE_WELL_KNOWN}${path}`,
@@ -124,9 +128,10 @@ function mountMetadata(
     app.get(metadataPath, metadata);
     app.options(metadataPath, metadata);
   }
+  return [...metadataPaths];
 }
 
-function mountEndpoint(app: Express, ctx: AppContext, options: McpEndpointOptions): void {
+function mountEndpoint(app: Express, ctx: AppContext, options: McpEndpointOptions): string[] {
   const path = options.path ?? DEFAULT_MCP_PATH;
   const resourceUrl = options.resourceUrl ? checkResourceUrl(options.resourceUrl) : undefined;
   const router = express.Router();
@@ -153,22 +158,27 @@ function mountEndpoint(app: Express, ctx: AppContext, options: McpEndpointOption
     );
   });
   app.use(path, router);
-  mountMetadata(app, path, options, resourceUrl);
+  return mountMetadata(app, path, options, resourceUrl);
 }
 
 /**
  * The MCP endpoint plugin (TerrenoApp registers it unless `mcp.enabled` is false). It mounts
  * nothing when no model opts in and there is no custom tool. A plugin's own authorization
- * server (terreno-mcp/oauth) is advertised by the endpoint's metadata.
+ * server (terreno-mcp/oauth) is advertised by the endpoint's metadata, which `/openapi.json`
+ * lists too.
  */
 export function mcpPlugin(configured: McpEndpointOptions = {}): TerrenoPlugin {
+  // What the last build mounted: the document is built on its first request, after every mount.
+  let metadataPaths: string[] = [];
   return {
     name: "mcp",
     // Mounted ahead of the app's REST middleware so MCP owns its parsing, auth and error shapes.
     beforeBodyParser(app, ctx) {
+      metadataPaths = [];
       const options = withAuthorizationServers(configured, ctx.authorizationServers) ?? {};
       if (options.enabled === false || !servesTools(ctx)) return;
-      mountEndpoint(app, ctx, options);
+      metadataPaths = mountEndpoint(app, ctx, options);
     },
+    openApi: () => resourceMetadataOpenApi(metadataPaths),
   };
 }

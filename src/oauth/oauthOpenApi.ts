@@ -1,7 +1,8 @@
 /**
  * The OAuth server's public JSON endpoints in `/openapi.json` (TerrenoPlugin.openApi): its
- * metadata (RFC 8414, OpenID discovery), the JWKS, dynamic client registration (RFC 7591) and the
- * token endpoint. The browser pages (sign-in, consent, authorize) are HTML and left out.
+ * metadata (RFC 8414, OpenID discovery), the JWKS, dynamic client registration (RFC 7591), the
+ * token endpoint, revocation (RFC 7009), introspection (RFC 7662) and, with `openid`, UserInfo.
+ * The browser pages (sign-in, consent, authorize) are HTML and left out.
  */
 import type { OpenApiContribution, OpenApiJson } from "../app/types.js";
 
@@ -22,6 +23,51 @@ const publicOp = (operationId: string, summary: string, extra: OpenApiJson) => (
   operationId,
   summary,
   security: [],
+  ...extra,
+});
+
+/**
+ * Revocation and introspection need the client's credentials: HTTP Basic (client_secret_basic),
+ * or in the form body (client_secret_post, private_key_jwt), which OpenAPI's `{}` stands for.
+ */
+const CLIENT_SCHEME = "oauthClientBasic";
+const clientAuthenticated = [{ [CLIENT_SCHEME]: [] }, {}];
+const ACCESS_TOKEN_SCHEME = "oauthAccessToken";
+
+/** The form fields a client authenticates with when it does not use HTTP Basic. */
+const clientCredentialFields = {
+  client_id: { type: "string" },
+  client_secret: { type: "string", description: "client_secret_post." },
+  client_assertion: { type: "string", description: "private_key_jwt (RFC 7523)." },
+  client_assertion_type: { type: "string" },
+};
+
+/** RFC 7009 §2.1 and RFC 7662 §2.1: the same form, naming one token. */
+const tokenForm = (description: string) => ({
+  required: true,
+  content: {
+    "application/x-www-form-urlencoded": {
+      schema: {
+        type: "object",
+        properties: {
+          token: { type: "string", description },
+          token_type_hint: { type: "string", enum: ["access_token", "refresh_token"] },
+          ...clientCredentialFields,
+        },
+        required: ["token"],
+      },
+    },
+  },
+});
+
+/** 400 for a client the server does not know, 401 for one that sent no credentials. */
+const CLIENT_ERRORS = { "400": OAUTH_ERROR, "401": OAUTH_ERROR };
+
+const clientOp = (operationId: string, summary: string, extra: OpenApiJson) => ({
+  tags: [TAG],
+  operationId,
+  summary,
+  security: clientAuthenticated,
   ...extra,
 });
 
@@ -98,12 +144,70 @@ export function oauthOpenApi(settings: OAuthOpenApiSettings): OpenApiContributio
         },
       }),
     },
+    [`${basePath}/oauth2/revoke`]: {
+      post: clientOp("oauthRevoke", "Revoke an access or refresh token (RFC 7009)", {
+        requestBody: tokenForm("The token to revoke."),
+        responses: {
+          // Its body carries nothing (RFC 7009 §2.2), so none is promised.
+          "200": { description: "Revoked, or the token was not valid anyway (RFC 7009 §2.2)." },
+          ...CLIENT_ERRORS,
+        },
+      }),
+    },
+    [`${basePath}/oauth2/introspect`]: {
+      post: clientOp("oauthIntrospect", "Whether a token is active, and its claims (RFC 7662)", {
+        requestBody: tokenForm("The access or refresh token to look at."),
+        responses: {
+          "200": json("The token's state (RFC 7662 §2.2); only `active` when it is not.", {
+            type: "object",
+            properties: {
+              active: { type: "boolean" },
+              scope: { type: "string" },
+              client_id: { type: "string" },
+              sub: { type: "string" },
+              aud: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+              iss: { type: "string" },
+              exp: { type: "integer" },
+              iat: { type: "integer" },
+            },
+            required: ["active"],
+            additionalProperties: true,
+          }),
+          ...CLIENT_ERRORS,
+        },
+      }),
+    },
   };
   if (openid) {
     paths[`${issuerPath}/.well-known/openid-configuration`] = {
       get: publicOp("oauthOpenIdConfiguration", "OpenID Connect discovery", {
         responses: { "200": json("The OpenID provider's metadata.", metadata) },
       }),
+    };
+    paths[`${basePath}/oauth2/userinfo`] = {
+      get: {
+        tags: [TAG],
+        operationId: "oauthUserInfo",
+        summary: "The signed-in user's claims (OpenID Connect UserInfo)",
+        // Only an access token from this server's token endpoint: no session or personal token.
+        security: [{ [ACCESS_TOKEN_SCHEME]: [] }],
+        responses: {
+          "200": json("The claims the token's scopes grant; `sub` always.", {
+            type: "object",
+            properties: {
+              sub: { type: "string" },
+              name: { type: "string" },
+              email: { type: "string" },
+              email_verified: { type: "boolean" },
+            },
+            required: ["sub"],
+            additionalProperties: true,
+          }),
+          "401": json("No access token, or one that is not valid (RFC 6750 §3).", {
+            $ref: "#/components/schemas/OAuthError",
+          }),
+        },
+      },
     };
   }
   if (registration) {
@@ -146,6 +250,19 @@ export function oauthOpenApi(settings: OAuthOpenApiSettings): OpenApiContributio
         type: "object",
         properties: { error: { type: "string" }, error_description: { type: "string" } },
         required: ["error"],
+      },
+    },
+    securitySchemes: {
+      [CLIENT_SCHEME]: {
+        type: "http",
+        scheme: "basic",
+        description: "An OAuth client's `client_id` and `client_secret` (client_secret_basic).",
+      },
+      [ACCESS_TOKEN_SCHEME]: {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "JWT",
+        description: `An access token from ${basePath}/oauth2/token with the \`openid\` scope.`,
       },
     },
     paths,

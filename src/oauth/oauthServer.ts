@@ -270,6 +270,7 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
       return {
         tags: [...(server.tags ?? []), ...(connections.tags ?? [])],
         schemas: { ...server.schemas, ...connections.schemas },
+        securitySchemes: { ...server.securitySchemes, ...connections.securitySchemes },
         paths: { ...server.paths, ...connections.paths },
       };
     },

@@ -14,7 +14,7 @@
 import { actionOperations } from "./actionPaths.js";
 import { authOperations } from "./authPaths.js";
 import { errorBodySchema, errorResponseComponents } from "./errorResponses.js";
-import { pluginOperations } from "./pluginPaths.js";
+import { pluginOperations, pluginSecuritySchemes } from "./pluginPaths.js";
 import { resourceNames, resourceOperations, resourceSchemas } from "./resourcePaths.js";
 import { documentSecurity, securitySchemes } from "./security.js";
 import { customToolOperations } from "./toolPaths.js";
@@ -44,6 +44,8 @@ export function buildOpenApiDocument(source: OpenApiSource): OpenApiObject {
   customToolOperations(source, paths);
 
   const schemes = securitySchemes(source);
+  // The plugins' schemes are declared, but only the document's own make the default security.
+  const declared = pluginSecuritySchemes(source.contributions ?? [], schemes);
   const document: OpenApiObject = {
     openapi: "3.1.0",
     info: {
@@ -57,7 +59,7 @@ export function buildOpenApiDocument(source: OpenApiSource): OpenApiObject {
     components: {
       schemas,
       responses: errorResponseComponents(),
-      ...(Object.keys(schemes).length > 0 ? { securitySchemes: schemes } : {}),
+      ...(Object.keys(declared).length > 0 ? { securitySchemes: declared } : {}),
     },
   };
   const security = documentSecurity(schemes);

@@ -17,6 +17,20 @@ export function openApiHelpers(source: OpenApiSource): OpenApiHelpers {
   };
 }
 
+/** The contributions' own security schemes; the document's names (`schemes`) are kept. */
+export function pluginSecuritySchemes(
+  contributions: readonly OpenApiContribution[],
+  schemes: OpenApiObject,
+): OpenApiObject {
+  const merged: OpenApiObject = { ...schemes };
+  for (const contribution of contributions) {
+    for (const [name, scheme] of Object.entries(contribution.securitySchemes ?? {})) {
+      merged[name] ??= scheme;
+    }
+  }
+  return merged;
+}
+
 /** Adds each contribution's paths (methods already there stay), schemas and tags. */
 export function pluginOperations(
   contributions: readonly OpenApiContribution[],

@@ -97,6 +97,11 @@ export interface OpenApiContribution {
   schemas?: Record<string, OpenApiJson>;
   /** The tags the operations use, added to the document's list in this order. */
   tags?: ReadonlyArray<{ name: string; description?: string }>;
+  /**
+   * Security schemes only the plugin's own operations name in their `security` (e.g. an OAuth
+   * client's Basic credentials); taken names are kept, and they join no other route's security.
+   */
+  securitySchemes?: Record<string, OpenApiJson>;
 }
 
 /** What the OpenAPI plugin hands `TerrenoPlugin.openApi`, so its operations read like the rest. */

@@ -95,6 +95,29 @@ describe("plugins' OpenAPI paths", () => {
       assert.ok(operation, `${method.toUpperCase()} ${path}`);
       assert.deepEqual(operation.security, [], `${path} is public`);
     }
+    for (const [path, method] of [
+      ["/oauth/oauth2/revoke", "post"],
+      ["/oauth/oauth2/introspect", "post"],
+    ]) {
+      const operation = document.paths[path]?.[method];
+      assert.ok(operation, `${method.toUpperCase()} ${path}`);
+      // RFC 7009 §2.1, RFC 7662 §2.1: the client authenticates, with Basic or in the form body.
+      assert.deepEqual(operation.security, [{ oauthClientBasic: [] }, {}], `${path}: the client`);
+      assert.ok(operation.requestBody.content["application/x-www-form-urlencoded"], path);
+    }
+    assert.equal(document.components.securitySchemes.oauthClientBasic.scheme, "basic");
+    assert.ok(
+      !document.security.some((s: object) => "oauthClientBasic" in s || "oauthAccessToken" in s),
+      "the client's credentials open no other route",
+    );
+    const userinfo = document.paths["/oauth/oauth2/userinfo"]?.get;
+    assert.ok(userinfo, "GET /oauth/oauth2/userinfo");
+    // Only this server's access tokens: not the app's sessions or personal tokens.
+    assert.deepEqual(userinfo.security, [{ oauthAccessToken: [] }]);
+    assert.equal(document.components.securitySchemes.oauthAccessToken.scheme, "bearer");
+    const resourceMetadata = document.paths["/.well-known/oauth-protected-resource/mcp"]?.get;
+    assert.ok(resourceMetadata, "GET /.well-known/oauth-protected-resource/mcp (RFC 9728)");
+    assert.deepEqual(resourceMetadata.security, []);
     assert.equal(document.paths["/oauth/login"], undefined);
     assert.equal(document.paths["/oauth/consent"], undefined);
     // What the document says is what the server serves.
@@ -112,6 +135,47 @@ describe("plugins' OpenAPI paths", () => {
       metadata.body.registration_endpoint,
       "http://127.0.0.1:4000/oauth/oauth2/register",
     );
+    assert.equal(metadata.body.revocation_endpoint, "http://127.0.0.1:4000/oauth/oauth2/revoke");
+    assert.equal(
+      metadata.body.introspection_endpoint,
+      "http://127.0.0.1:4000/oauth/oauth2/introspect",
+    );
+    assert.equal(metadata.body.userinfo_endpoint, "http://127.0.0.1:4000/oauth/oauth2/userinfo");
+    // Each answer is one the document lists, in the media type it lists.
+    const documented = (path: string, method: string, res: request.Response) => {
+      const response = document.paths[path][method].responses[String(res.status)];
+      assert.ok(response, `${method.toUpperCase()} ${path} answered an undocumented ${res.status}`);
+      const type = String(res.headers["content-type"]).split(";")[0];
+      assert.ok(response.content?.[type], `${path} ${res.status} answered ${type}`);
+      return response.content[type].schema;
+    };
+    for (const endpoint of ["revoke", "introspect"]) {
+      const path = `/oauth/oauth2/${endpoint}`;
+      const unknownClient = await request(app)
+        .post(path)
+        .type("form")
+        .send({ token: "x", client_id: "nobody", client_secret: "wrong" });
+      assert.equal(unknownClient.status, 400);
+      assert.equal(unknownClient.body.error, "invalid_client");
+      documented(path, "post", unknownClient);
+      const anonymous = await request(app).post(path).type("form").send({ token: "x" });
+      assert.equal(anonymous.status, 401);
+      documented(path, "post", anonymous);
+    }
+    for (const authorization of [undefined, "Bearer not-a-token"]) {
+      const req = request(app).get("/oauth/oauth2/userinfo");
+      const res = await (authorization ? req.set("Authorization", authorization) : req);
+      assert.equal(res.status, 401);
+      documented("/oauth/oauth2/userinfo", "get", res);
+    }
+    const prm = await request(app).get("/.well-known/oauth-protected-resource/mcp");
+    assert.equal(prm.status, 200);
+    const schema = documented("/.well-known/oauth-protected-resource/mcp", "get", prm);
+    const resolved = schema.$ref
+      ? document.components.schemas[schema.$ref.split("/").pop()]
+      : schema;
+    for (const field of resolved.required) assert.ok(field in prm.body, field);
+    assert.equal(prm.body.resource, "http://127.0.0.1:4000/mcp");
   });
 
   test("a plugin's paths, schemas and tags join the document; a router's operation stays", async () => {
