@@ -60,7 +60,8 @@ async function measureTitle(page: Page): Promise<[number, number, number]> {
 }
 
 describe("the example page's layout", { skip: browserSkipReason() }, () => {
-  const ex = useExamplePage({ viewport: PHONE });
+  // With OAuth on, as `npm run example` runs it: the account menu lists connected apps.
+  const ex = useExamplePage({ viewport: PHONE, oauth: true });
 
   test("at 390×844: no screen scrolls sideways, the composer is at the bottom, drawers open from buttons", async () => {
     const page = ex.page;
@@ -81,6 +82,26 @@ describe("the example page's layout", { skip: browserSkipReason() }, () => {
     await assertFitsWidth(page, "empty chat");
     await assertComposerAtBottom(page, "empty chat");
     await assertInsideViewport(page, page.getByRole("button", { name: "Sign out" }), "Sign out");
+    // The long email shrinks (ellipsis, full on hover) so it shares a line with Sign out.
+    const account = page.getByRole("button", {
+      name: "phone-user-with-a-long-address@example.com",
+    });
+    const [accountBox, signOutBox] = await Promise.all([
+      account.boundingBox(),
+      page.getByRole("button", { name: "Sign out" }).boundingBox(),
+    ]);
+    assert.ok(
+      accountBox && signOutBox && Math.abs(accountBox.y - signOutBox.y) < 8,
+      `the email and Sign out share a line (${accountBox?.y} vs ${signOutBox?.y})`,
+    );
+    // The account menu opens inside the screen, and closes again.
+    await account.click();
+    const panel = page.getByRole("region", { name: "Account" });
+    await panel.waitFor();
+    await assertInsideViewport(page, panel, "the account panel");
+    await assertFitsWidth(page, "account panel");
+    await account.click();
+    await panel.waitFor({ state: "detached" });
     const badge = page.getByTestId("model-label");
     const badgeBox = await badge.boundingBox();
     assert.ok(
