@@ -42,13 +42,13 @@ export function validateUpdateBody(
   return { patch: toStoredIds(description.fields, patch), readOnly };
 }
 
-export function validateBody(
+/** A create body, checked, with ids as stored. */
+export function validateCreateBody(
   view: SurfaceView,
-  mode: "create" | "update",
   body: unknown,
   description: ModelDescription,
 ): PlainObject {
-  checkBody(view, mode, body);
+  checkBody(view, "create", body);
   return toStoredIds(description.fields, body as PlainObject);
 }
 

@@ -11,7 +11,7 @@ import { resolvePopulate } from "../populate.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import type { RequestContext } from "../types.js";
-import { validateBody } from "../validateBody.js";
+import { validateCreateBody } from "../validateBody.js";
 
 export interface CreateInput {
   body: unknown;
@@ -37,7 +37,7 @@ async function createDocument(
   const { options, model } = resource;
   const view = await authorize(resource, ctx, "create");
   const populate = resolvePopulate(view, input.populate, model, ctx);
-  let body = validateBody(view, "create", input.body, resource.description);
+  let body = validateCreateBody(view, input.body, resource.description);
   if (options.preCreate) {
     const changed = await options.preCreate(body, ctx);
     if (changed === null) throw forbidden("This document may not be created.");
