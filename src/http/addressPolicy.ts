@@ -1,8 +1,9 @@
 /**
- * Which network addresses the server may contact for a Client ID Metadata Document: public
- * unicast only. Loopback, private, link-local, unique-local and every other special-use range
- * (RFC 6890 and its IANA registries) are refused, so a `client_id` cannot make this server
- * reach its own network (SSRF); an explicit allow list exempts chosen addresses (tests).
+ * Which network addresses the server may contact when a URL it was handed (a Client ID Metadata
+ * Document, a chat's remote file) steers an outbound request: public unicast only. Loopback,
+ * private, link-local, unique-local and every other special-use range (RFC 6890 and its IANA
+ * registries) are refused, so a URL cannot make this server reach its own network (SSRF); an
+ * explicit allow list exempts chosen addresses (tests, a known internal host).
  */
 import { BlockList, isIP } from "node:net";
 
@@ -65,7 +66,7 @@ export function addressPolicy(allow: readonly string[] = []): AddressPolicy {
   for (const entry of allow) {
     const [address, prefix] = entry.split("/");
     const version = isIP(address);
-    if (version === 0) throw new Error(`oauthServer: "${entry}" is not an IP address or range.`);
+    if (version === 0) throw new Error(`addressPolicy: "${entry}" is not an IP address or range.`);
     const type = version === 6 ? "ipv6" : "ipv4";
     if (prefix === undefined) {
       allowed.addAddress(address, type);
@@ -73,7 +74,7 @@ export function addressPolicy(allow: readonly string[] = []): AddressPolicy {
     }
     const bits = Number(prefix);
     if (!Number.isInteger(bits) || bits < 0 || bits > (version === 6 ? 128 : 32)) {
-      throw new Error(`oauthServer: "${entry}" has an invalid prefix length.`);
+      throw new Error(`addressPolicy: "${entry}" has an invalid prefix length.`);
     }
     allowed.addSubnet(address, bits, type);
   }

@@ -1,21 +1,17 @@
 /**
- * Fetches a Client ID Metadata Document without letting its URL steer this server (SSRF):
- * https only; the host is resolved once, every address it resolves to must pass the address
- * policy, and the connection goes to those vetted addresses (the socket's own lookup is the
- * vetting one, so DNS rebinding cannot switch it); no redirects; a byte and a time limit.
+ * Fetches a Client ID Metadata Document through the outbound fence (src/http/fencedFetch.ts):
+ * https only, the host resolved once and vetted by the address policy, the socket pinned to the
+ * vetted address, no redirects, a byte and a time limit. This file adds what is CIMD's own: the
+ * shape of a client_id URL, the JSON body, and the refusal codes the problem page knows.
  */
-import { lookup as dnsLookup } from "node:dns";
-import type { IncomingMessage } from "node:http";
-import { request } from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import { rootCertificates } from "node:tls";
-import type { AddressPolicy } from "./clientMetadataAddresses.js";
-import { ClientMetadataRefusal } from "./clientMetadataRefusal.js";
-
-interface ResolvedAddress {
-  address: string;
-  family: number;
-}
+import type { AddressPolicy } from "../http/addressPolicy.js";
+import {
+  type FenceReason,
+  FenceRefusal,
+  fencedFetch,
+  type ResolvedAddress,
+} from "../http/fencedFetch.js";
+import { type ClientMetadataProblem, ClientMetadataRefusal } from "./clientMetadataRefusal.js";
 
 export interface MetadataFetchPolicy {
   addresses: AddressPolicy;
@@ -33,13 +29,6 @@ export interface FetchedDocument {
   /** The response's Cache-Control header, if any. */
   cacheControl?: string;
 }
-
-const systemResolve = (hostname: string) =>
-  new Promise<ResolvedAddress[]>((resolve, reject) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
-      error ? reject(error) : resolve(addresses),
-    );
-  });
 
 /** The https URL a client_id must be: a path, no fragment, no credentials (CIMD §3). */
 export function metadataDocumentUrl(clientId: string): URL {
@@ -61,141 +50,38 @@ export function metadataDocumentUrl(clientId: string): URL {
   return url;
 }
 
-const refusedAddress = (hostname: string, address: string) =>
-  new ClientMetadataRefusal(
-    "client_metadata_address",
-    `${hostname === address ? address : `${hostname} resolves to ${address}, which`} is a private, loopback or other special-use address`,
-  );
-
-/** The socket's lookup: resolves, refuses the host if any address is refused, else answers. */
-function vettingLookup(policy: MetadataFetchPolicy): LookupFunction {
-  const resolve = policy.resolve ?? systemResolve;
-  return (hostname, options, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        const refused = addresses.find(({ address }) => policy.addresses.refuses(address));
-        if (refused || addresses.length === 0) {
-          callback(refusedAddress(hostname, refused?.address ?? "nothing"), "", 4);
-          return;
-        }
-        const wanted = addresses.filter(
-          ({ family }) => !options.family || options.family === family,
-        );
-        if (options.all) callback(null, wanted as never);
-        else callback(null, wanted[0]?.address ?? "", wanted[0]?.family ?? 4);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, "", 4),
-    );
-  };
-}
-
-const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, "$1");
+const PROBLEM_OF: Record<FenceReason, ClientMetadataProblem> = {
+  protocol: "client_metadata_url",
+  address: "client_metadata_address",
+  unreachable: "client_metadata_unreachable",
+  status: "client_metadata_unreachable",
+  aborted: "client_metadata_unreachable",
+  redirected: "client_metadata_redirected",
+  timeout: "client_metadata_timeout",
+  too_large: "client_metadata_too_large",
+};
 
 /** GETs the document; throws a ClientMetadataRefusal for every reason it is not used. */
-export function fetchMetadataDocument(
+export async function fetchMetadataDocument(
   url: URL,
   policy: MetadataFetchPolicy,
 ): Promise<FetchedDocument> {
-  const host = bareHost(url.hostname);
-  // A literal address is never looked up, so it is vetted here.
-  if (isIP(host) !== 0 && policy.addresses.refuses(host)) {
-    return Promise.reject(refusedAddress(host, host));
-  }
-  return new Promise<FetchedDocument>((resolve, reject) => {
-    let settled = false;
-    const finish = (error: Error | undefined, document?: FetchedDocument) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (error) {
-        req.destroy();
-        reject(error);
-      } else resolve(document as FetchedDocument);
-    };
-    const req = request(url, {
-      method: "GET",
-      // A fresh connection for each fetch: a pooled socket would skip the vetting lookup.
-      agent: false,
-      lookup: vettingLookup(policy),
-      ca: policy.ca ? [...rootCertificates, ...policy.ca] : undefined,
-      headers: { accept: "application/json", "accept-encoding": "identity" },
-    });
-    const timer = setTimeout(
-      () =>
-        finish(
-          new ClientMetadataRefusal(
-            "client_metadata_timeout",
-            `no complete answer from ${url.host} within ${policy.timeoutMs} ms`,
-          ),
-        ),
-      policy.timeoutMs,
-    );
-    req.on("error", (error) =>
-      finish(
-        error instanceof ClientMetadataRefusal
-          ? error
-          : new ClientMetadataRefusal(
-              "client_metadata_unreachable",
-              `could not fetch ${url.href}: ${error.message}`,
-            ),
-      ),
-    );
-    req.on("response", (res) => readBody(res, url, policy, finish));
-    req.end();
-  });
-}
-
-function readBody(
-  res: IncomingMessage,
-  url: URL,
-  policy: MetadataFetchPolicy,
-  finish: (error: Error | undefined, document?: FetchedDocument) => void,
-): void {
-  const status = res.statusCode ?? 0;
-  if (status >= 300 && status < 400) {
-    finish(
-      new ClientMetadataRefusal(
-        "client_metadata_redirected",
-        `${url.href} answered ${status}; redirects are not followed`,
-      ),
-    );
-    return;
-  }
-  if (status !== 200) {
-    finish(
-      new ClientMetadataRefusal("client_metadata_unreachable", `${url.href} answered ${status}`),
-    );
-    return;
-  }
-  const tooLarge = () =>
-    new ClientMetadataRefusal(
-      "client_metadata_too_large",
-      `${url.href} is larger than ${policy.maxBytes} bytes`,
-    );
-  const declared = Number(res.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > policy.maxBytes) {
-    finish(tooLarge());
-    return;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  res.on("data", (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > policy.maxBytes) finish(tooLarge());
-    else chunks.push(chunk);
-  });
-  res.on("error", (error) =>
-    finish(new ClientMetadataRefusal("client_metadata_unreachable", error.message)),
-  );
-  res.on("end", () => {
-    try {
-      const body: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      const cacheControl = res.headers["cache-control"];
-      finish(undefined, { body, cacheControl });
-    } catch {
-      finish(
-        new ClientMetadataRefusal("client_metadata_invalid", `${url.href} is not a JSON document`),
-      );
+  let response: Awaited<ReturnType<typeof fencedFetch>>;
+  try {
+    response = await fencedFetch(url, { ...policy, accept: "application/json" });
+  } catch (error) {
+    if (error instanceof FenceRefusal) {
+      throw new ClientMetadataRefusal(PROBLEM_OF[error.reason], error.message);
     }
-  });
+    throw error;
+  }
+  try {
+    const body: unknown = JSON.parse(response.bytes.toString("utf8"));
+    return { body, cacheControl: response.cacheControl };
+  } catch {
+    throw new ClientMetadataRefusal(
+      "client_metadata_invalid",
+      `${url.href} is not a JSON document`,
+    );
+  }
 }

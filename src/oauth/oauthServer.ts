@@ -18,6 +18,7 @@ import type { TerrenoPlugin } from "../app/types.js";
 import { registerGrantRevoker } from "../auth/grantRevocation.js";
 import { MCP_SCOPES } from "../core/scopes.js";
 import type { AnyModel } from "../core/types.js";
+import { addressPolicy } from "../http/addressPolicy.js";
 import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
 import { oauthAccessTokenProvider } from "./accessTokens.js";
 import {
@@ -26,7 +27,6 @@ import {
   type OAuthInstanceSettings,
   oauthPlugins,
 } from "./authInstance.js";
-import { addressPolicy } from "./clientMetadataAddresses.js";
 import type { ClientMetadataSettings } from "./clientMetadataDiscovery.js";
 import { prepareConnectionMarks } from "./connectionMarks.js";
 import { connectionRoutes } from "./connectionRoutes.js";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { addressPolicy } from "../../src/oauth/clientMetadataAddresses.js";
+import { addressPolicy } from "../../src/http/addressPolicy.js";
 import { freshnessSeconds } from "../../src/oauth/clientMetadataDocument.js";
 import {
   fetchMetadataDocument,
