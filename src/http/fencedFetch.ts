@@ -31,6 +31,32 @@ export interface FencePolicy {
   resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
   /** Aborts the fetch (it then rejects with a `FenceRefusal` of reason "aborted"). */
   signal?: AbortSignal;
+  /**
+   * Caps the fetches in flight at once (share one `fetchSlots(n)` among the fetches it bounds);
+   * when all are taken the fetch is refused at once ("busy"), never queued behind slow hosts.
+   */
+  slots?: FetchSlots;
+}
+
+/** A count of outbound fetches allowed in flight at once, in this process. */
+export interface FetchSlots {
+  /** Takes a slot; false when none is free. */
+  take(): boolean;
+  release(): void;
+}
+
+export function fetchSlots(max: number): FetchSlots {
+  let inFlight = 0;
+  return {
+    take() {
+      if (inFlight >= max) return false;
+      inFlight++;
+      return true;
+    },
+    release() {
+      inFlight = Math.max(0, inFlight - 1);
+    },
+  };
 }
 
 export interface FencedResponse {
@@ -51,7 +77,8 @@ export type FenceReason =
   | "redirected"
   | "timeout"
   | "too_large"
-  | "aborted";
+  | "aborted"
+  | "busy";
 
 export class FenceRefusal extends Error {
   constructor(
@@ -101,7 +128,23 @@ function vettingLookup(policy: FencePolicy): LookupFunction {
 const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, "$1");
 
 /** GETs `url` inside the fence; rejects with a `FenceRefusal` for every reason it gives nothing. */
-export function fencedFetch(url: URL | string, policy: FencePolicy): Promise<FencedResponse> {
+export async function fencedFetch(url: URL | string, policy: FencePolicy): Promise<FencedResponse> {
+  const { slots } = policy;
+  if (!slots) return fenced(url, policy);
+  if (!slots.take()) {
+    throw new FenceRefusal(
+      "busy",
+      `too many outbound fetches in flight; ${String(url)} not fetched`,
+    );
+  }
+  try {
+    return await fenced(url, policy);
+  } finally {
+    slots.release();
+  }
+}
+
+function fenced(url: URL | string, policy: FencePolicy): Promise<FencedResponse> {
   let target: URL;
   try {
     target = new URL(url);

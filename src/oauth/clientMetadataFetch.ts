@@ -56,6 +56,7 @@ const PROBLEM_OF: Record<FenceReason, ClientMetadataProblem> = {
   unreachable: "client_metadata_unreachable",
   status: "client_metadata_unreachable",
   aborted: "client_metadata_unreachable",
+  busy: "client_metadata_unreachable",
   redirected: "client_metadata_redirected",
   timeout: "client_metadata_timeout",
   too_large: "client_metadata_too_large",

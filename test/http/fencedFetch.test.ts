@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { addressPolicy } from "../../src/http/addressPolicy.js";
-import { type FencePolicy, fencedFetch } from "../../src/http/fencedFetch.js";
+import { type FencePolicy, fencedFetch, fetchSlots } from "../../src/http/fencedFetch.js";
 
 describe("fencedFetch over http", () => {
   let server: Server;
@@ -105,4 +105,31 @@ describe("fencedFetch over http", () => {
   test("credentials in the URL are refused", async () => {
     await assert.rejects(fencedFetch(`http://u:p@127.0.0.1:1/x`, policy), { reason: "protocol" });
   });
+});
+
+test("slots cap the fetches in flight: the one over the cap is refused at once, not queued", async () => {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/plain" });
+    res.write("a"); // never ends: holds its slot until the time limit
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`;
+  const slots = fetchSlots(2);
+  const policy: FencePolicy = {
+    addresses: addressPolicy(["127.0.0.1"]),
+    protocols: ["http:"],
+    maxBytes: 64,
+    timeoutMs: 300,
+    slots,
+  };
+  try {
+    const held = [fencedFetch(url, policy), fencedFetch(url, policy)];
+    await assert.rejects(fencedFetch(url, policy), { reason: "busy" });
+    for (const pending of held) await assert.rejects(pending, { reason: "timeout" });
+    // Released: the next fetch gets a slot again (and times out like the others).
+    await assert.rejects(fencedFetch(url, policy), { reason: "timeout" });
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
 });
