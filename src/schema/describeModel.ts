@@ -4,7 +4,7 @@
  */
 import type { Schema } from "mongoose";
 import { describeSchemaFields } from "./describeFields.js";
-import { type SchemaLike, timestampNamesOf, versionKeyOf } from "./mongooseInternals.js";
+import { isRecord, type SchemaLike, timestampNamesOf, versionKeyOf } from "./mongooseInternals.js";
 import type { AnyModel, FieldDescriptor, ModelDescription } from "./types.js";
 
 /** Indexes every real dotted path; array items share their array's path, so only their children are added. */
@@ -16,11 +16,42 @@ function indexPaths(fields: Record<string, FieldDescriptor>, byPath: Map<string,
   }
 }
 
+/**
+ * The fields of each unique index, from `schema.indexes()` (which lists a path's `unique: true`
+ * too, nested paths prefixed). Hand-built schema-likes without `indexes()` have none.
+ */
+function uniqueIndexesOf(schema: Schema | SchemaLike): string[][] {
+  const indexes: unknown = Reflect.get(schema, "indexes");
+  if (typeof indexes !== "function") return [];
+  const listed: unknown = indexes.call(schema);
+  if (!Array.isArray(listed)) return [];
+  const seen = new Set<string>();
+  const out: string[][] = [];
+  for (const entry of listed) {
+    if (!Array.isArray(entry)) continue;
+    const [spec, options]: unknown[] = entry;
+    if (!isRecord(spec) || !isRecord(options) || !options.unique) continue;
+    const fields = Object.keys(spec);
+    const key = fields.join("\0");
+    if (fields.length === 0 || seen.has(key)) continue;
+    seen.add(key);
+    out.push(fields);
+  }
+  return out;
+}
+
 export function describeSchema(schema: Schema | SchemaLike, modelName: string): ModelDescription {
   const schemaLike: SchemaLike = schema;
   const fields = describeSchemaFields(schemaLike);
   const byPath = new Map<string, FieldDescriptor>();
   indexPaths(fields, byPath);
+
+  const uniqueIndexes = uniqueIndexesOf(schema);
+  // A single-field unique index declared on the schema makes its field as unique as the option.
+  for (const [path, ...rest] of uniqueIndexes) {
+    const field = byPath.get(path);
+    if (rest.length === 0 && field) field.unique = true;
+  }
 
   const candidates = ["_id", versionKeyOf(schemaLike), ...timestampNamesOf(schemaLike)];
   const systemFields = candidates.filter(
@@ -32,6 +63,7 @@ export function describeSchema(schema: Schema | SchemaLike, modelName: string): 
     byPath,
     systemFields,
     softDelete: fields.deleted?.kind === "boolean",
+    uniqueIndexes,
   };
 }
 

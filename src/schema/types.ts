@@ -78,6 +78,11 @@ export interface ModelDescription {
   systemFields: string[];
   /** Whether the schema has a boolean `deleted` path (soft delete). */
   softDelete: boolean;
+  /**
+   * The fields of each unique index, a path's `unique: true` and `schema.index(…, {unique: true})`
+   * alike, in the schema's order; a compound index is one entry of several fields.
+   */
+  uniqueIndexes: string[][];
 }
 
 /** A JSON Schema object restricted to what every MCP client accepts (no $ref, no type arrays). */

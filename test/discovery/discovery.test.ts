@@ -173,6 +173,19 @@ describe("discovery tools over MCP", () => {
     );
   });
 
+  test("a unique field says so; other fields carry no unique flag at all", async () => {
+    const food = (await models(aliceClient)).find((m) => m.name === "Food");
+    assert.deepEqual(
+      food?.fields.find((f) => f.name === "name"),
+      { name: "name", type: "string", required: true, unique: true },
+    );
+    assert.deepEqual(
+      food?.fields.find((f) => f.name === "calories"),
+      { name: "calories", type: "number", required: false },
+    );
+    assert.equal((food as { uniqueTogether?: unknown }).uniqueTogether, undefined);
+  });
+
   test("relationships: BELONGS_TO from refs, HAS_MANY inferred, none to unseen models", async () => {
     const mine = await models(aliceClient);
     const rel = (name: string) => mine.find((m) => m.name === name)?.relationships;
@@ -227,6 +240,54 @@ describe("discovery tools over MCP", () => {
     });
     const root = await adminClient.callTool("whoami", {});
     assert.equal((root.structuredContent as { admin: boolean }).admin, true);
+  });
+});
+
+describe("describe_models names unique indexes", () => {
+  const stockSchema = new Schema({
+    storeId: { type: String, required: true },
+    sku: { type: String, required: true },
+    barcode: String,
+    supplierCode: { type: String, select: false },
+    aisle: String,
+  });
+  stockSchema.index({ storeId: 1, sku: 1 }, { unique: true });
+  // A single-field unique index declared on the schema marks the field, as `unique: true` does.
+  stockSchema.index({ barcode: 1 }, { unique: true });
+  // A compound index over a hidden field is not named: its name would reveal the field.
+  stockSchema.index({ aisle: 1, supplierCode: 1 }, { unique: true });
+  // A compound index that is not unique says nothing.
+  stockSchema.index({ storeId: 1, aisle: 1 });
+  const Stock = mongoose.models.DiscoveryStock ?? mongoose.model("DiscoveryStock", stockSchema);
+
+  test("compound unique indexes on the model, single-field ones on the field", async () => {
+    const app = new TerrenoApp({
+      userModel: User,
+      auth: { jwt: { secret: JWT_SECRET } },
+      mcp: { discovery: true },
+    }).register(
+      modelRouter(Stock, {
+        permissions: { list: [IsAuthenticated], read: [IsAuthenticated] },
+        mcp: { description: "What each store holds." },
+      }),
+    );
+    app.build();
+    const tools = getMCPTools({ app, user: { id: "0123456789abcdef01234567", admin: false } });
+    const out = (await tools.describe_models.execute?.(
+      {},
+      { toolCallId: "1", messages: [], context: {} },
+    )) as { models: Array<ModelOut & { uniqueTogether?: string[][] }> };
+    const stock = out.models.find((m) => m.name === "DiscoveryStock");
+    assert.deepEqual(stock?.uniqueTogether, [["storeId", "sku"]]);
+    const field = (name: string) => stock?.fields.find((f) => f.name === name);
+    assert.deepEqual(field("barcode"), {
+      name: "barcode",
+      type: "string",
+      required: false,
+      unique: true,
+    });
+    assert.deepEqual(field("storeId"), { name: "storeId", type: "string", required: true });
+    assert.doesNotMatch(JSON.stringify(out), /supplierCode/);
   });
 });
 

@@ -47,6 +47,7 @@ const FIELD_SCHEMA: JsonSchema = {
     required: { type: "boolean" },
     enum: { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } },
     ref: { type: "string", description: "The model an objectId points at." },
+    unique: { type: "boolean", description: "No two records share this value." },
     description: { type: "string" },
   },
   required: ["name", "type", "required"],
@@ -77,6 +78,11 @@ const MODELS_OUTPUT: JsonSchema = {
               required: ["relationship", "target", "property"],
               additionalProperties: false,
             },
+          },
+          uniqueTogether: {
+            type: "array",
+            description: "Sets of fields no two records share all of.",
+            items: { type: "array", items: { type: "string" } },
           },
         },
         required: ["name", "description", "tools", "fields", "relationships"],
@@ -157,7 +163,7 @@ function describeModelsTool(
     name: DESCRIBE_MODELS,
     title,
     description:
-      "The data models you can work with: for each, its tools, fields (type, required, enum values, which model an id points at) and relationships (BELONGS_TO: this model's field holds the other's id; HAS_MANY: the other model's field holds this one's id). Filter with `query` (fuzzy, on model and field names) before calling the model tools.",
+      "The data models you can work with: for each, its tools, fields (type, required, enum values, which model an id points at, unique) and relationships (BELONGS_TO: this model's field holds the other's id; HAS_MANY: the other model's field holds this one's id). Filter with `query` (fuzzy, on model and field names) before calling the model tools.",
     inputSchema: MODELS_INPUT,
     outputSchema: MODELS_OUTPUT,
     annotations: { title, ...READ_ONLY },

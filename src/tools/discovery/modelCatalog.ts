@@ -13,6 +13,8 @@ interface ModelField {
   required: boolean;
   enum?: Array<string | number>;
   ref?: string;
+  /** Only when true: a lean catalog says nothing of the usual case. */
+  unique?: true;
   description?: string;
 }
 
@@ -29,6 +31,8 @@ export interface ModelEntry {
   tools: string[];
   fields: ModelField[];
   relationships: ModelRelationship[];
+  /** Compound unique indexes (each a set of field names unique together), only when there are. */
+  uniqueTogether?: string[][];
 }
 
 /** An entry before the caller's tools are known. */
@@ -41,6 +45,11 @@ function typeOf(field: FieldDescriptor): string {
 
 function refOf(field: FieldDescriptor): string | undefined {
   return field.ref ?? field.items?.ref;
+}
+
+/** Documents leave every surface with `id` for `_id`, at any depth. */
+function fieldName(path: string): string {
+  return path === "_id" ? "id" : path.endsWith("._id") ? `${path.slice(0, -4)}.id` : path;
 }
 
 /**
@@ -59,12 +68,12 @@ function fieldsOf(resource: Resource): ModelField[] {
       const ref = refOf(field);
       const values = field.enum ?? field.items?.enum;
       out.push({
-        // Documents leave every surface with `id` for `_id`, at any depth.
-        name: path === "_id" ? "id" : path.endsWith("._id") ? `${path.slice(0, -4)}.id` : path,
+        name: fieldName(path),
         type: typeOf(field),
         required: path === "_id" ? true : field.required,
         ...(values ? { enum: [...values] } : {}),
         ...(ref ? { ref } : {}),
+        ...(field.unique && path !== "_id" ? { unique: true as const } : {}),
         ...(field.description ? { description: field.description } : {}),
       });
       if (field.properties) walk(field.properties);
@@ -77,6 +86,14 @@ function fieldsOf(resource: Resource): ModelField[] {
     (name) => name !== "_id" && name !== "createdAt" && name !== "updatedAt",
   );
   return versionKey ? out.filter((f) => f.name !== versionKey) : out;
+}
+
+/** Compound unique indexes whose every field the tools view shows: naming one shows its fields. */
+function uniqueTogetherOf(resource: Resource): string[][] {
+  const { hidden } = resource.views.tools;
+  return resource.description.uniqueIndexes
+    .filter((fields) => fields.length > 1 && fields.every((path) => !hidden.isHidden(path)))
+    .map((fields) => fields.map(fieldName));
 }
 
 function describeResource(resource: Resource): string {
@@ -93,6 +110,7 @@ export function buildModelTemplates(resources: readonly Resource[]): Map<string,
   const templates = new Map<string, ModelTemplate>();
   for (const resource of resources) {
     const fields = fieldsOf(resource);
+    const uniqueTogether = uniqueTogetherOf(resource);
     templates.set(resource.model.modelName, {
       name: resource.model.modelName,
       description: describeResource(resource),
@@ -102,6 +120,7 @@ export function buildModelTemplates(resources: readonly Resource[]): Map<string,
           ? [{ relationship: "BELONGS_TO" as const, target: field.ref, property: field.name }]
           : [],
       ),
+      ...(uniqueTogether.length > 0 ? { uniqueTogether } : {}),
     });
   }
   for (const template of templates.values()) {
@@ -141,6 +160,7 @@ export function modelsFor(
       tools: [...tools].sort(),
       fields: template.fields,
       relationships: template.relationships.filter((r) => toolsByModel.has(r.target)),
+      ...(template.uniqueTogether ? { uniqueTogether: template.uniqueTogether } : {}),
     });
   }
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
