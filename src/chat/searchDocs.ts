@@ -68,6 +68,11 @@ export interface SearchDocsInput {
 }
 
 const EXCERPT_LENGTH = 300;
+/**
+ * A first sentence longer than an excerpt is still quoted whole up to this length, so the quote
+ * ends where the sentence does; past it (a run-on, a list written as one line) it is cut.
+ */
+const LONGEST_SENTENCE = 2 * EXCERPT_LENGTH;
 /** The port the docs' examples use (`app.start()`'s default). */
 const DOCS_PORT = 4000;
 
@@ -142,7 +147,8 @@ function cutAtWord(text: string, max: number): string {
 
 /**
  * A quote of the section: as many whole blocks and sentences as fit in EXCERPT_LENGTH characters,
- * never a word cut in half. A first sentence longer than that is cut between words, with `…`.
+ * never a word cut in half. A longer first sentence is quoted whole up to LONGEST_SENTENCE; only
+ * one longer still is cut between words, with `…`.
  */
 function excerptOf(text: string): string {
   const out: string[] = [];
@@ -160,7 +166,9 @@ function excerptOf(text: string): string {
     let length = used + gap;
     for (const sentence of sentencesOf(block)) {
       const extra = (taken.length > 0 ? 1 : 0) + sentence.length;
-      if (length + extra > EXCERPT_LENGTH) break;
+      // A section that opens with a long sentence: the whole of it beats a quote cut mid-clause.
+      const opening = out.length === 0 && taken.length === 0 && sentence.length <= LONGEST_SENTENCE;
+      if (length + extra > EXCERPT_LENGTH && !opening) break;
       taken.push(sentence);
       length += extra;
     }

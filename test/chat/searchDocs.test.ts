@@ -37,7 +37,10 @@ Set MONGODB_URI and JWT_SECRET. Put the server behind a proxy.
 Dump the database nightly.
 `;
 
-/** A section longer than an excerpt: whole sentences, a URL with dots, a long sentence. */
+/**
+ * A section longer than an excerpt: whole sentences, a URL with dots, and a run-on sentence
+ * longer than even a long opening sentence may be (twice an excerpt), which is cut.
+ */
 const LONG = `# Connecting clients
 
 Start the server with \`npm run example\`, then open http://localhost:4000/docs in a browser. \
@@ -49,7 +52,20 @@ Tokens expire after fifteen minutes and are refreshed by the page without a new 
 
 ## A run-on
 
-${"word ".repeat(120).trim()} end.
+${"word ".repeat(200).trim()} end.
+`;
+
+const CHAT = `# Example
+
+## Chat
+
+The example's \`/chat\` is the framework's chat plugin (\`terreno-mcp/chat\`, wired in
+\`example-backend/chat/exampleChat.ts\`) with its defaults: the AI SDK **UI message stream** that
+\`useChat\` reads, the caller's own tools (the same tools, permissions and hidden fields as \`/mcp\`),
+**every write held for the user's approval**, conversations stored in the database, feedback,
+telemetry and a per-user rate limit (bursts of 10, then about one request a second). A
+\`search_docs\` tool answers questions about the app from README.md and the guides in \`docs/\`,
+citing the file and heading.
 `;
 
 const execOptions = { toolCallId: "t", messages: [] as ModelMessage[], context: {} };
@@ -151,6 +167,18 @@ describe("search_docs", () => {
     assert.ok(runOn);
     assert.ok(runOn.excerpt.length <= 300);
     assert.match(runOn.excerpt, /^word( word)+…$/, "cut between words, marked as cut");
+  });
+
+  test("a long first sentence is quoted whole, ending at its full stop, not cut mid-clause", async () => {
+    // docs/example.md's "Chat" section: its first sentence alone is longer than an excerpt.
+    const file = join(dir, "chat.md");
+    await writeFile(file, CHAT);
+    const index = new DocsIndex({ paths: [file], root: dir });
+    const [hit] = await index.search("chat plugin defaults", 1);
+    assert.ok(hit);
+    assert.match(hit.excerpt, /^The example's `\/chat` is the framework's/);
+    assert.doesNotMatch(hit.excerpt, /…$/);
+    assert.match(hit.excerpt, /about one request a second\)\.$/);
   });
 
   test("answers name the server's own address, not the docs' localhost:4000", async () => {
