@@ -15,7 +15,10 @@ export interface McpCaller {
    * (httpHandler.ts), around the JSON-RPC error.
    */
   httpRefusal?: TerrenoError;
-  /** Told when `httpRefusal` is set (the endpoint records the error code for telemetry). */
+  /**
+   * Told when the endpoint answers a refusal with its own HTTP status (`httpRefusal`, a refused
+   * elicitation answer): the endpoint records the error code for telemetry.
+   */
   onHttpRefusal?: (error: TerrenoError) => void;
 }
 

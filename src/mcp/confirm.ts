@@ -107,7 +107,7 @@ export function askModern(tool: ToolDefinition, args: unknown): InputRequiredRes
 }
 
 /** How long a 2025-era question waits for the person (the SDK's own wait for such questions). */
-const LEGACY_ASK_TIMEOUT_MS = 10 * 60_000;
+export const LEGACY_ASK_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * The 2025-era question: `elicitation/create` related to the call (so it travels on the call's

@@ -16,6 +16,7 @@ import type { ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { mongoAnswerRelay } from "./answerRelay.js";
 import { appResourceProvider } from "./appResources.js";
+import type { McpCaller } from "./caller.js";
 import { checkEnvelope } from "./checkEnvelope.js";
 import { checkOrigin } from "./checkOrigin.js";
 import { createDualEraHandler } from "./httpHandler.js";
@@ -69,12 +70,8 @@ function recordResources(ctx: AppContext, options: McpEndpointOptions, runner: T
 /** The SDK's handler over the app's tools (definitions and validators were built once). */
 function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
   const { logger } = ctx;
-  const runner = mcpRunner(
-    logger,
-    ctx.observer,
-    ctx.rateLimits?.enabled ? ctx.rateLimits : undefined,
-    ctx.hiddenOf,
-  );
+  const limits = ctx.rateLimits?.enabled ? ctx.rateLimits : undefined;
+  const runner = mcpRunner(logger, ctx.observer, limits, ctx.hiddenOf);
   const records = recordResources(ctx, options, runner);
   const apps = options.apps ? createAppViews(ctx.tools) : undefined;
   const byName = new Map(ctx.tools.map((tool) => [tool.name, tool]));
@@ -95,6 +92,18 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
   const confirmed = new Set(ctx.tools.filter((tool) => tool.confirm).map((tool) => tool.name));
   const handler = createDualEraHandler(factory, {
     onerror: sdkRejected,
+    logger,
+    // An elicitation answer POST costs what a tool call does, answered or refused.
+    ...(limits
+      ? {
+          chargeAnswer: (caller: McpCaller) =>
+            limits.consume({
+              action: "toolCall",
+              ...(caller.user ? { user: caller.user } : {}),
+              ...(caller.ip ? { ip: caller.ip } : {}),
+            }),
+        }
+      : {}),
     ...(confirmed.size > 0
       ? {
           asksFirst: (name: string) => confirmed.has(name),

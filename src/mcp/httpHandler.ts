@@ -9,14 +9,18 @@
 import {
   type ClientCapabilities,
   createMcpHandler,
+  isJSONRPCResponse,
   isLegacyRequest,
+  type JSONRPCResponse,
   type McpHandlerRequestOptions,
   type McpRequestContext,
   type Server,
 } from "@modelcontextprotocol/server";
-import type { TerrenoError } from "../core/errors.js";
+import { TerrenoError } from "../core/errors.js";
+import { type Logger, reportFailure } from "../core/logger.js";
 import type { AnswerRelay } from "./answerRelay.js";
 import type { McpCaller } from "./caller.js";
+import { jsonRpcErrorResponse } from "./jsonRpcError.js";
 import { LegacyAsks, sessionCapabilities, sessionFor } from "./legacyAsks.js";
 import { armToolsListSlot, spliceToolsList } from "./toolsListReply.js";
 
@@ -33,6 +37,13 @@ export interface DualEraHandlerOptions {
   asksFirst?: (toolName: string) => boolean;
   /** Where 2025-era answers heard by another instance are found (answerRelay.ts). */
   answerRelay?: AnswerRelay;
+  /**
+   * Charges a 2025-era answer POST to its caller (the tool-call points, as `tools/call`);
+   * throws `rate_limited` when the caller has none left.
+   */
+  chargeAnswer?: (caller: McpCaller) => Promise<void>;
+  /** Told about server faults met while taking an answer (the relay's database away). */
+  logger?: Logger;
 }
 
 /** The JSON-RPC error the SDK wrote, under the refusal's own HTTP status and headers. */
@@ -82,7 +93,7 @@ function callAsking(body: unknown, asksFirst: (toolName: string) => boolean): bo
 }
 
 export function createDualEraHandler(factory: ServerFactory, options: DualEraHandlerOptions = {}) {
-  const { onerror, asksFirst, answerRelay } = options;
+  const { onerror, asksFirst, answerRelay, chargeAnswer, logger } = options;
   // The default responseMode, "auto", answers with one JSON body unless a handler emits a
   // message related to the request (progress, logging) before its result. Ours never do, so
   // every 2026-07-28 answer is JSON. `responseMode: "json"` would force the same but makes the
@@ -104,7 +115,8 @@ export function createDualEraHandler(factory: ServerFactory, options: DualEraHan
     if (!(await isLegacyRequest(request, body))) return modern.fetch(request, options);
     const session = asksFirst ? request.headers.get("mcp-session-id") : null;
     const principal = options?.authInfo?.clientId ?? "anonymous";
-    if (await asks.answer(body, session, principal)) return new Response(null, { status: 202 });
+    const caller = options?.authInfo?.extra?.caller as McpCaller | undefined;
+    if (isJSONRPCResponse(body)) return takeAnswer(body, session, principal, caller);
     const legacyClient = sessionCapabilities(session);
     const stream = Boolean(legacyClient && asksFirst && callAsking(body, asksFirst));
     const server = factory({
@@ -133,6 +145,31 @@ export function createDualEraHandler(factory: ServerFactory, options: DualEraHan
     done();
     const newSession = asksFirst ? sessionFor(body) : undefined;
     return newSession ? withHeaders(response, { "Mcp-Session-Id": newSession }) : response;
+  }
+
+  /**
+   * A POSTed JSON-RPC response: the answer to a question the server asked (the server asks no
+   * other). 202 when taken; otherwise refused (the 2025 transport's HTTP error, with a
+   * JSON-RPC error without id) and kept nowhere. Every one spends the caller's points first.
+   */
+  async function takeAnswer(
+    body: JSONRPCResponse,
+    session: string | null,
+    principal: string,
+    caller: McpCaller | undefined,
+  ): Promise<Response> {
+    let refusal: TerrenoError | undefined;
+    try {
+      if (caller && chargeAnswer) await chargeAnswer(caller);
+      refusal = await asks.answer(body, session, principal);
+    } catch (error) {
+      if (!(error instanceof TerrenoError)) throw error;
+      refusal = error;
+    }
+    if (!refusal) return new Response(null, { status: 202 });
+    caller?.onHttpRefusal?.(refusal);
+    if (logger) reportFailure(logger, refusal, { surface: "mcp", operation: "answer" });
+    return jsonRpcErrorResponse(refusal);
   }
 
   return { fetch, close: () => modern.close() };

@@ -8,17 +8,9 @@ export function requestId(body: unknown): string | number | null {
   return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
-/** A transport-level failure, from the one error table: its HTTP status and JSON-RPC code. */
-export function sendJsonRpcError(
-  res: Response,
-  error: TerrenoError,
-  id: string | number | null = null,
-): void {
+function errorMessage(error: TerrenoError, id: string | number | null) {
   const body = toErrorBody(error);
-  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-  // Read by the HTTP telemetry (src/ops/telemetry.ts) as the span's `error.type`.
-  res.locals.terrenoErrorCode = error.code;
-  res.status(error.status).json({
+  return {
     jsonrpc: "2.0",
     error: {
       code: error.spec.jsonRpc,
@@ -26,5 +18,26 @@ export function sendJsonRpcError(
       data: { error: body },
     },
     id,
+  };
+}
+
+/** A transport-level failure, from the one error table: its HTTP status and JSON-RPC code. */
+export function sendJsonRpcError(
+  res: Response,
+  error: TerrenoError,
+  id: string | number | null = null,
+): void {
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  // Read by the HTTP telemetry (src/ops/telemetry.ts) as the span's `error.type`.
+  res.locals.terrenoErrorCode = error.code;
+  res.status(error.status).json(errorMessage(error, id));
+}
+
+/** The same failure as a web `Response`, for the handler that answers with one (httpHandler.ts). */
+export function jsonRpcErrorResponse(error: TerrenoError): globalThis.Response {
+  const headers = new Headers({ "Content-Type": "application/json", ...error.headers });
+  return new globalThis.Response(JSON.stringify(errorMessage(error, null)), {
+    status: error.status,
+    headers,
   });
 }

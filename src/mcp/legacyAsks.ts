@@ -8,7 +8,10 @@
  * registry hands to the waiting server by the question's id (made unique here, because every
  * per-request server numbers its requests from 0), for the same session and caller only.
  * Questions wait in this process; an answer POSTed to another instance reaches it through
- * the app's database (answerRelay.ts), so no session affinity is needed.
+ * the app's database (answerRelay.ts), so no session affinity is needed. An answer to no open
+ * question (made up, another caller's, already answered, expired) or larger than 16 KB is
+ * refused and kept nowhere; the endpoint charges every answer POST the caller's tool-call
+ * points (httpHandler.ts).
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -16,15 +19,15 @@ import {
   isInitializeRequest,
   isJSONRPCNotification,
   isJSONRPCRequest,
-  isJSONRPCResponse,
   type JSONRPCMessage,
   type JSONRPCResponse,
   type RequestId,
   type TransportSendOptions,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { TerrenoError } from "../core/errors.js";
 import type { AnswerRelay } from "./answerRelay.js";
-import { elicitsForms } from "./confirm.js";
+import { elicitsForms, LEGACY_ASK_TIMEOUT_MS } from "./confirm.js";
 
 /** The prefix of a session id whose client declared form elicitation at `initialize`. */
 const FORM_SESSION = "terreno-elicit-form.";
@@ -48,7 +51,8 @@ interface Waiting {
 
 /** What a transport does with its questions: wait for one's answer, or stop waiting. */
 interface QuestionDesk {
-  wait(wireId: string, waiting: Waiting): void;
+  /** Resolves once the question may be answered on any instance (rejects when it may not). */
+  wait(wireId: string, waiting: Waiting): Promise<void>;
   forget(wireId: string): void;
 }
 
@@ -58,41 +62,64 @@ const WIRE_ID = /^ask-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** How often an instance with open questions looks for answers another instance heard. */
 const RELAY_POLL_MS = 200;
 
+/** The largest answer heard: a confirmation's is a few dozen bytes. */
+const MAX_ANSWER_BYTES = 16 * 1024;
+
+/** The refusal of an answer to no open question of this session and caller. */
+function unasked(): TerrenoError {
+  return new TerrenoError(
+    "invalid_request",
+    "No open question of this session and caller has this id; the answer was not taken.",
+  );
+}
+
 /** The questions waiting for their answer POST, across the endpoint's per-request servers. */
 export class LegacyAsks implements QuestionDesk {
   readonly #waiting = new Map<string, Waiting>();
   #poll: ReturnType<typeof setInterval> | undefined;
   #polling = false;
 
-  /** `relay`: where answers heard by other instances are left and taken (answerRelay.ts). */
+  /** `relay`: where questions are open to every instance and their answers left (answerRelay.ts). */
   constructor(private readonly relay?: AnswerRelay) {}
 
   /**
-   * Hands a POSTed answer to the server waiting for it. An answer to a question this process
-   * did not ask, in a form-eliciting session, is left in the relay for the instance that did.
-   * False when it is no answer (the POST is then served as any other: accepted, unheard).
+   * Takes a POSTed answer: hands it to the server waiting for it here, or leaves it on its
+   * question's record for the instance that asked. Only an answer of at most 16 KB to a question
+   * that is open, of this session and caller, is taken; the refusal of any other says why, and
+   * nothing of it is kept.
    */
-  async answer(body: unknown, session: string | null, principal: string): Promise<boolean> {
-    if (!isJSONRPCResponse(body) || typeof body.id !== "string") return false;
-    const waiting = this.#waiting.get(body.id);
-    if (waiting) {
-      if (waiting.session !== session || waiting.principal !== principal) return false;
-      this.forget(body.id);
-      waiting.deliver(body);
-      return true;
+  async answer(
+    body: JSONRPCResponse,
+    session: string | null,
+    principal: string,
+  ): Promise<TerrenoError | undefined> {
+    if (Buffer.byteLength(JSON.stringify(body)) > MAX_ANSWER_BYTES) {
+      return new TerrenoError(
+        "payload_too_large",
+        `An answer may be at most ${MAX_ANSWER_BYTES / 1024} KB.`,
+      );
     }
-    if (!this.relay || !sessionCapabilities(session) || !WIRE_ID.test(body.id)) return false;
+    const wireId = body.id;
+    if (!session || typeof wireId !== "string" || !WIRE_ID.test(wireId)) return unasked();
+    const waiting = this.#waiting.get(wireId);
+    if (waiting) {
+      if (waiting.session !== session || waiting.principal !== principal) return unasked();
+      const closed = this.#release(wireId);
+      waiting.deliver(body);
+      await closed;
+      return undefined;
+    }
+    if (!this.relay || !sessionCapabilities(session)) return unasked();
     try {
-      await this.relay.leave({
-        wireId: body.id,
-        session: session ?? "",
-        principal,
-        response: body,
-      });
-      return true;
-    } catch {
-      // The database is away: the question times out unconfirmed, and nothing runs.
-      return false;
+      const left = await this.relay.leave({ wireId, session, principal, response: body });
+      return left ? undefined : unasked();
+    } catch (error) {
+      return new TerrenoError(
+        "database_unavailable",
+        "The answer could not be relayed to the question; try again.",
+        undefined,
+        { cause: error },
+      );
     }
   }
 
@@ -101,20 +128,38 @@ export class LegacyAsks implements QuestionDesk {
     return new AskingTransport(this, session ?? "", principal, stream);
   }
 
-  wait(wireId: string, waiting: Waiting): void {
+  async wait(wireId: string, waiting: Waiting): Promise<void> {
     this.#waiting.set(wireId, waiting);
-    if (this.relay && !this.#poll) {
+    if (!this.relay) return;
+    try {
+      await this.relay.open(
+        { wireId, session: waiting.session, principal: waiting.principal },
+        LEGACY_ASK_TIMEOUT_MS,
+      );
+    } catch (error) {
+      // Unrecorded, the question could not be answered on another instance: it is not asked.
+      this.#waiting.delete(wireId);
+      throw error;
+    }
+    if (!this.#poll) {
       this.#poll = setInterval(() => void this.#takeRelayed(), RELAY_POLL_MS);
       this.#poll.unref();
     }
   }
 
   forget(wireId: string): void {
+    void this.#release(wireId);
+  }
+
+  /** Stops waiting for a question, here and in the relay (so no answer to it is taken). */
+  async #release(wireId: string): Promise<void> {
     this.#waiting.delete(wireId);
     if (this.#waiting.size === 0 && this.#poll) {
       clearInterval(this.#poll);
       this.#poll = undefined;
     }
+    // A record left behind is closed when it expires.
+    await this.relay?.close([wireId]).catch(() => {});
   }
 
   /** Delivers the answers other instances heard for this process's open questions. */
@@ -155,7 +200,7 @@ class AskingTransport extends WebStandardStreamableHTTPServerTransport {
     if (isJSONRPCRequest(message)) {
       const wireId = `ask-${randomUUID()}`;
       this.#asked.set(message.id, wireId);
-      this.desk.wait(wireId, {
+      await this.desk.wait(wireId, {
         session: this.session,
         principal: this.principal,
         deliver: (response) => this.onmessage?.({ ...response, id: message.id }),

@@ -272,12 +272,12 @@ describe("2025-era confirmations on the wire", () => {
       result: { action: "accept", content: { confirm: true } },
     };
     // Another caller in the same session, or the same caller in another session, is not heard:
-    // the POST is accepted as any stray response is, and the record is still there.
+    // the POST is refused (nothing is kept of it), and the record is still there.
     const other = (await initialize(app, alice, { elicitation: {} })).headers[
       "mcp-session-id"
     ] as string;
-    assert.equal((await post(bob, session, answer)).status, 202);
-    assert.equal((await post(alice, other, answer)).status, 202);
+    assert.equal((await post(bob, session, answer)).status, 400);
+    assert.equal((await post(alice, other, answer)).status, 400);
     assert.ok(await Todo.exists({ _id: id, deleted: { $ne: true } }));
     // The person's own answer runs the call, whose result ends the stream.
     assert.equal((await post(alice, session, answer)).status, 202);
@@ -288,8 +288,8 @@ describe("2025-era confirmations on the wire", () => {
     assert.equal(result.id, 7);
     assert.equal(result.result.structuredContent?.data?.deleted, true);
     assert.equal(await Todo.exists({ _id: id, deleted: { $ne: true } }), null);
-    // The question was answered once: the same answer again is a stray response.
-    assert.equal((await post(alice, session, answer)).status, 202);
+    // The question was answered once: the same answer again is refused.
+    assert.equal((await post(alice, session, answer)).status, 400);
   });
 });
 
