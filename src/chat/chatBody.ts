@@ -1,11 +1,13 @@
 /**
  * The body of `POST /chat`: what `useChat` sends (`{id, messages: UIMessage[]}`) plus an optional
- * `conversationId`. Only the shape and the length of the user's text (chatPlugin's
- * `maxMessageLength`) are checked here; `convertToModelMessages` reads the parts.
+ * `conversationId`. The shape of every message and part (chatParts.ts: a malformed part, or a
+ * file that is not inline, is a 400 naming it) and the length of the user's text (chatPlugin's
+ * `maxMessageLength`) are checked here, before anything is stored or sent to the model.
  */
 import type { UIMessage } from "ai";
 import { TerrenoError, validationFailed } from "../core/errors.js";
 import type { PlainObject } from "../core/types.js";
+import { type FileUrlPolicy, partProblems } from "./chatParts.js";
 
 export interface ChatBody {
   id?: string;
@@ -41,10 +43,21 @@ function checkMessageLength(messages: UIMessage[], limit: number): void {
   );
 }
 
-export function parseChatBody(
-  body: unknown,
-  maxMessageLength: number = DEFAULT_MAX_MESSAGE_LENGTH,
-): ChatBody {
+/** What parseChatBody checks against: chatPlugin's `maxMessageLength` and `remoteFiles`. */
+interface ChatBodyLimits {
+  maxMessageLength: number;
+  files: FileUrlPolicy;
+}
+
+/** A 400 naming every malformed part; its detail says what is wrong with the first. */
+function checkParts(messages: Array<{ parts: unknown[] }>, files: FileUrlPolicy): void {
+  const problems = partProblems(messages, files);
+  const first = Object.entries(problems)[0];
+  if (!first) return;
+  throw validationFailed(`${first[0]}: ${first[1]}.`, problems);
+}
+
+export function parseChatBody(body: unknown, limits: ChatBodyLimits): ChatBody {
   if (typeof body !== "object" || body === null) {
     throw validationFailed("The body must be a JSON object with `messages`.");
   }
@@ -60,7 +73,9 @@ export function parseChatBody(
       typeof m !== "object" ||
       m === null ||
       !["user", "assistant", "system"].includes(m.role as string) ||
-      !Array.isArray(m.parts)
+      !Array.isArray(m.parts) ||
+      // The id names the stored row (chatStore.ts): a string, never a query.
+      (m.id !== undefined && (typeof m.id !== "string" || m.id.length > 200))
     ) {
       throw validationFailed(`messages[${index}] must be {id, role, parts: [...]}.`, {
         [`messages.${index}`]: "invalid",
@@ -73,7 +88,8 @@ export function parseChatBody(
   if (conversationId !== undefined && typeof conversationId !== "string") {
     throw validationFailed("`conversationId` must be a string.", { conversationId: "invalid" });
   }
-  checkMessageLength(messages as UIMessage[], maxMessageLength);
+  checkParts(messages as Array<{ parts: unknown[] }>, limits.files);
+  checkMessageLength(messages as UIMessage[], limits.maxMessageLength);
   return {
     messages: messages as UIMessage[],
     ...(id ? { id: id as string } : {}),

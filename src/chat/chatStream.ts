@@ -27,6 +27,7 @@ import {
 } from "./chatApprovals.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { parseChatBody } from "./chatBody.js";
+import { refuseDownloads } from "./chatFiles.js";
 import { createConversation, findConversation, saveMessage } from "./chatStore.js";
 import { errorCodeOf, telemetryRecorder, toolCallNames } from "./chatTelemetry.js";
 import { type ChatToolsOptions, chatTools } from "./chatTools.js";
@@ -59,7 +60,10 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
   return async function chat(req: ChatRequest, res: Response): Promise<void> {
     const user = req.user as User;
     const startedAt = Date.now();
-    const body = parseChatBody(req.body, settings.maxMessageLength);
+    const body = parseChatBody(req.body, {
+      maxMessageLength: settings.maxMessageLength,
+      files: { remote: false },
+    });
     // Nothing is written until the request's approval answers are checked: a refused answer
     // leaves no conversation, message or tool run behind.
     const existing = persist ? await findConversation(user, body) : undefined;
@@ -145,6 +149,8 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       toolApproval,
       stopWhen: isStepCount(settings.maxSteps),
       abortSignal: abort.signal,
+      // The SDK never fetches a URL by itself (chatFiles.ts).
+      experimental_download: refuseDownloads,
       // The model sees placeholders for PII; the stream to the user has the real values back,
       // and so do the recorded approval requests (after restoreTransform).
       ...(redactor

@@ -7,6 +7,7 @@ import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import type { Express } from "express";
 import request from "supertest";
+import type { TerrenoAppOptions } from "../../src/app/options.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { ChatMessage, type ChatPluginOptions, chatPlugin } from "../../src/chat/index.js";
 import { decodeParts } from "../../src/chat/storedParts.js";
@@ -62,8 +63,16 @@ export function scriptedModel(steps: Step[] = []): MockLanguageModelV4 {
   });
 }
 
-export function buildChatApp(options: Omit<ChatPluginOptions, "app">): Express {
-  const app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+/** `appOptions`: e.g. `logger` and `logging`, for a test that reads the server's log. */
+export function buildChatApp(
+  options: Omit<ChatPluginOptions, "app">,
+  appOptions: Pick<TerrenoAppOptions, "logger" | "logging"> = {},
+): Express {
+  const app = new TerrenoApp({
+    userModel: User,
+    auth: { jwt: { secret: JWT_SECRET } },
+    ...appOptions,
+  })
     .register(modelRouter(Todo, todoOptions()))
     .register(modelRouter(Food, foodOptions({ mcp: { methods: ["list", "read"] } })));
   const pluginOptions: ChatPluginOptions = Object.assign({}, options, { app });
@@ -215,5 +224,24 @@ export function answerApproval(message: { messageId: string; parts: UIPart[] }, 
           }
         : part,
     ),
+  };
+}
+
+/**
+ * A server log to read back: `logger` (server faults) and `logging` (one line per request) for
+ * buildChatApp's `appOptions`, and `serverErrors()`, the 5xx lines and faults it saw.
+ */
+export function serverLog() {
+  const lines: string[] = [];
+  const faults: string[] = [];
+  const record = (object: Record<string, unknown>, message?: string) => {
+    faults.push(`${message ?? ""} ${String((object.err as Error | undefined)?.message ?? "")}`);
+  };
+  return {
+    appOptions: {
+      logging: (line: string) => lines.push(line),
+      logger: { error: record, warn: () => {}, info: () => {} },
+    },
+    serverErrors: () => [...lines.filter((line) => / 5\d\d /.test(line)), ...faults],
   };
 }

@@ -1,0 +1,212 @@
+/**
+ * File parts in `POST /chat` (issue 33.1, SSRF): a signed-in user's message could name any URL,
+ * and the AI SDK downloaded it from the server (its guard reads the host name as text, so a name
+ * that resolves to 127.0.0.1 passed). By default the chat takes files only inline (`data:` URLs)
+ * and refuses any other URL with a 400 naming the part, before anything is stored or fetched.
+ *
+ * The internal service is a listener on 127.0.0.1 that must receive nothing; the attacker's host
+ * name resolves to it through a hook on the process's resolver (dns.lookup, which Node's fetch
+ * and sockets use), as a name in a corporate DNS would.
+ */
+import assert from "node:assert/strict";
+import dns from "node:dns";
+import { createServer, type Server } from "node:http";
+import { syncBuiltinESMExports } from "node:module";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, test } from "node:test";
+import { ChatMessage, Conversation } from "../../src/chat/index.js";
+import type { PlainObject } from "../../src/core/types.js";
+import { signUp, type TestUser } from "../helpers/auth.js";
+import { useTestDatabase } from "../helpers/database.js";
+import { buildChatApp, postChat, scriptedModel, serverLog } from "./helpers.js";
+
+useTestDatabase("chat_file_parts");
+
+/** A name no text check can tell is internal; the hook below resolves it to 127.0.0.1. */
+const INTERNAL_NAME = "files.corp-intranet.test";
+
+/** `dns.lookup` answering INTERNAL_NAME with 127.0.0.1; returns the undo. */
+function resolveToLoopback(name: string): () => void {
+  const original = dns.lookup;
+  const hooked = ((hostname: string, options: unknown, callback: unknown) => {
+    const done = (typeof options === "function" ? options : callback) as (
+      error: Error | null,
+      address: string | Array<{ address: string; family: number }>,
+      family?: number,
+    ) => void;
+    if (hostname !== name) {
+      return (original as (...args: unknown[]) => void)(hostname, options, callback);
+    }
+    const all = typeof options === "object" && options !== null && "all" in options;
+    if (all && (options as { all?: boolean }).all) {
+      done(null, [{ address: "127.0.0.1", family: 4 }]);
+    } else done(null, "127.0.0.1", 4);
+  }) as typeof dns.lookup;
+  dns.lookup = hooked;
+  syncBuiltinESMExports();
+  return () => {
+    dns.lookup = original;
+    syncBuiltinESMExports();
+  };
+}
+
+const FILES = [
+  { name: "secret.png", mediaType: "image/png" },
+  { name: "secret.pdf", mediaType: "application/pdf" },
+  { name: "secret.txt", mediaType: "text/plain" },
+];
+
+function withFile(url: string, mediaType: string, id = `u-${Math.random().toString(36).slice(2)}`) {
+  return {
+    id,
+    role: "user",
+    parts: [
+      { type: "text", text: "What does this file say?" },
+      { type: "file", url, mediaType, filename: "file" },
+    ],
+  };
+}
+
+describe("chat file parts: inline only by default", () => {
+  let ada: TestUser;
+  let listener: Server;
+  let port: number;
+  const received: string[] = [];
+  let undoHook: () => void;
+
+  before(async () => {
+    ada = await signUp(buildChatApp({ model: scriptedModel() }), "ada");
+    listener = createServer((req, res) => {
+      received.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { "content-type": "text/plain" }).end("the internal secret");
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    port = (listener.address() as AddressInfo).port;
+    undoHook = resolveToLoopback(INTERNAL_NAME);
+  });
+
+  after(async () => {
+    undoHook();
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
+  });
+
+  test("the resolver hook works: the name reaches the listener (so a silent listener below means refused)", async () => {
+    const res = await fetch(`http://${INTERNAL_NAME}:${port}/probe`);
+    assert.equal(await res.text(), "the internal secret");
+    assert.deepEqual(received.splice(0), ["GET /probe"]);
+  });
+
+  test("a remote URL (png, pdf, txt) is a 400 naming the part; nothing is fetched, stored or sent", async () => {
+    const log = serverLog();
+    const model = scriptedModel();
+    const app = buildChatApp({ model, rateLimit: false }, log.appOptions);
+    const storedBefore = await ChatMessage.countDocuments({});
+    const hosts = [INTERNAL_NAME, "localhost", "127.0.0.1", "[::ffff:127.0.0.1]"];
+    for (const host of hosts) {
+      for (const file of FILES) {
+        const url = `http://${host}:${port}/${file.name}`;
+        const reply = await postChat(app, ada, { messages: [withFile(url, file.mediaType)] });
+        assert.equal(reply.status, 400, `${url}: ${JSON.stringify(reply.body)}`);
+        const body = reply.body as PlainObject;
+        assert.equal(body.code, "validation_failed");
+        assert.deepEqual(Object.keys(body.fields as PlainObject), ["messages.0.parts.1"]);
+        assert.match(String(body.detail), /inline/);
+      }
+    }
+    // Let any download the SDK might have started in the background arrive.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(received, [], "the internal listener received nothing");
+    assert.equal(model.doStreamCalls.length, 0, "the model is never called");
+    assert.equal(await ChatMessage.countDocuments({}), storedBefore, "nothing is stored");
+    assert.equal(await Conversation.countDocuments({ ownerId: ada.userId }), 0);
+    assert.deepEqual(log.serverErrors(), []);
+  });
+
+  test("every place a file can hide is checked: an earlier message, an assistant's file, a steering message's file, a reasoning file", async () => {
+    const model = scriptedModel();
+    const app = buildChatApp({ model });
+    const url = `http://${INTERNAL_NAME}:${port}/secret.txt`;
+    const cases: Array<{ messages: unknown[]; field: string }> = [
+      {
+        messages: [
+          withFile(url, "text/plain"),
+          { id: "a1", role: "assistant", parts: [{ type: "text", text: "ok" }] },
+          { id: "u2", role: "user", parts: [{ type: "text", text: "and now?" }] },
+        ],
+        field: "messages.0.parts.1",
+      },
+      {
+        messages: [
+          { id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] },
+          { id: "a1", role: "assistant", parts: [{ type: "file", url, mediaType: "text/plain" }] },
+          { id: "u2", role: "user", parts: [{ type: "text", text: "and now?" }] },
+        ],
+        field: "messages.1.parts.0",
+      },
+      {
+        messages: [
+          { id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] },
+          {
+            id: "a1",
+            role: "assistant",
+            parts: [
+              {
+                type: "steering-message",
+                id: "s1",
+                parts: [
+                  { type: "text", text: "look" },
+                  { type: "file", url, mediaType: "image/png" },
+                ],
+              },
+            ],
+          },
+          { id: "u2", role: "user", parts: [{ type: "text", text: "and now?" }] },
+        ],
+        field: "messages.1.parts.0.parts.1",
+      },
+      {
+        messages: [
+          { id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] },
+          {
+            id: "a1",
+            role: "assistant",
+            parts: [{ type: "reasoning-file", url, mediaType: "image/png" }],
+          },
+          { id: "u2", role: "user", parts: [{ type: "text", text: "and now?" }] },
+        ],
+        field: "messages.1.parts.0",
+      },
+    ];
+    for (const { messages, field } of cases) {
+      const reply = await postChat(app, ada, { messages });
+      assert.equal(reply.status, 400, `${field}: ${JSON.stringify(reply.body)}`);
+      assert.deepEqual(Object.keys((reply.body as PlainObject).fields as PlainObject), [field]);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(received, []);
+    assert.equal(model.doStreamCalls.length, 0);
+  });
+
+  test("an inline file (data: URL) reaches the model as bytes", async () => {
+    const model = scriptedModel();
+    const app = buildChatApp({ model });
+    const dataUrl = `data:text/plain;base64,${Buffer.from("hello file").toString("base64")}`;
+    const reply = await postChat(app, ada, { messages: [withFile(dataUrl, "text/plain")] });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    assert.equal(reply.text, "ok.");
+    const prompt = model.doStreamCalls[0].prompt;
+    const user = prompt.find((message) => message.role === "user");
+    const file = ((user?.content ?? []) as unknown as PlainObject[]).find(
+      (part) => part.type === "file",
+    );
+    const inline = file?.data as PlainObject | undefined;
+    assert.equal(inline?.type, "data", `inline bytes, not a URL: ${JSON.stringify(file)}`);
+    const bytes = inline?.data;
+    const text =
+      typeof bytes === "string"
+        ? Buffer.from(bytes, "base64").toString("utf8")
+        : Buffer.from(bytes as Uint8Array).toString("utf8");
+    assert.equal(text, "hello file");
+    assert.deepEqual(received, []);
+  });
+});
