@@ -136,7 +136,10 @@ function table(body) {
   ]);
   const empty = rows.length === 0 ? el("p", { class: "empty", text: "Nothing here." }) : undefined;
   return [
-    el("table", {}, [el("thead", {}, [head]), el("tbody", {}, rows)]),
+    // Wider than its frame (a phone), the table scrolls sideways in its own box, not off the edge.
+    el("div", { class: "table-scroll" }, [
+      el("table", {}, [el("thead", {}, [head]), el("tbody", {}, rows)]),
+    ]),
     empty,
     pager,
   ];

@@ -16,6 +16,7 @@ const VIEW_CSS = `
 body { margin: 0; padding: 8px; }
 h1 { font-size: 15px; margin: 0 0 6px; }
 h2 { font-size: 14px; margin: 0 0 6px; }
+.table-scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #8884; vertical-align: top; }
 th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0; cursor: pointer; color: inherit; }
