@@ -2,8 +2,8 @@
  * Everything a user granted ends together: when a password changes (or is reset) or a user is
  * disabled, `revokeUserGrants` revokes their refresh-token families and device tokens, and runs
  * every revoker registered on the user model's connection: personal access tokens
- * (personalTokens.ts) and the OAuth server's refresh tokens, consents and browser sessions
- * (src/oauth), which register themselves so this module imports neither.
+ * (personalTokens.ts) and the OAuth server's access tokens, refresh tokens, consents and
+ * browser sessions (src/oauth), which register themselves so this module imports neither.
  */
 import mongoose, { type Connection, type Types } from "mongoose";
 import { revokeUserDeviceTokens } from "./deviceTokens.js";
@@ -36,7 +36,8 @@ export function registerGrantRevoker(
  * Ends every grant of the given users: refresh-token families, device tokens, and whatever is
  * registered (PATs, OAuth grants and sessions). `authUserPlugin` calls it when a password hash
  * changes or a user is disabled; call it yourself after writes that bypass Mongoose middleware.
- * Access JWTs already issued stay valid until they expire (15 minutes by default).
+ * The app's own access JWTs already issued stay valid until they expire (15 minutes by
+ * default); the OAuth server's access tokens die at once (its revoker marks every client).
  */
 export async function revokeUserGrants(
   userId: string | Types.ObjectId | ReadonlyArray<string | Types.ObjectId>,

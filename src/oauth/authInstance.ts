@@ -13,6 +13,7 @@ import { authorizeErrors } from "./authorizeErrors.js";
 import { type ClientMetadataSettings, clientMetadataDocuments } from "./clientMetadataDiscovery.js";
 import { ISSUED_AT_MS_CLAIM } from "./connectionMarks.js";
 import { defaultResource } from "./defaultResource.js";
+import { refreshGrantMarks } from "./refreshGrantMarks.js";
 import { registrationDefaults } from "./registrationDefaults.js";
 import { APP_USER_ID_CLAIM, APP_USER_ID_FIELD, sessionBridge } from "./sessionBridge.js";
 import { signingKeyRotation } from "./signingKeyRotation.js";
@@ -51,6 +52,7 @@ export type OAuthPlugins = Array<
   | ReturnType<typeof authorizeErrors>
   | ReturnType<typeof signingKeyRotation>
   | ReturnType<typeof clientMetadataDocuments>
+  | ReturnType<typeof refreshGrantMarks>
 >;
 
 /** The Better Auth instance behind `oauthServer()`, e.g. for `auth.api` calls. */
@@ -59,8 +61,11 @@ export type OAuthInstance = Auth<OAuthInstanceOptions>;
 /** The options the instance is made with (their type decides the instance's API). */
 type OAuthInstanceOptions = ReturnType<typeof instanceOptions>;
 
-/** `mcp()` validates its options when called: done at configuration time, not first request. */
-export function oauthPlugins(settings: OAuthInstanceSettings): OAuthPlugins {
+/**
+ * `mcp()` validates its options when called: done at configuration time, not first request.
+ * `marks` is where revocation marks live (connectionMarks.ts), which the refresh grant checks.
+ */
+export function oauthPlugins(settings: OAuthInstanceSettings, marks: Connection): OAuthPlugins {
   return [
     jwt({ jwt: { issuer: settings.issuer } }),
     mcp({
@@ -88,6 +93,7 @@ export function oauthPlugins(settings: OAuthInstanceSettings): OAuthPlugins {
     sessionBridge(),
     authorizeErrors(`${settings.issuer}${settings.basePath}/problem`),
     signingKeyRotation(settings.secret, settings.previousSecrets),
+    refreshGrantMarks(marks),
     // After mcp(): it extends the provider mcp() made.
     ...(settings.clientMetadata ? [clientMetadataDocuments(settings.clientMetadata)] : []),
   ];

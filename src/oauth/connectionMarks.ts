@@ -1,7 +1,10 @@
 /**
  * What the provider's own tables cannot say about one user's connection to one client: when its
  * tokens were last used, and when the person revoked it. Access tokens are self-contained JWTs,
- * so a revocation is a mark the resource side checks: a token issued before it is refused.
+ * so a revocation is a mark the resource side checks: a token issued before it is refused. The
+ * refresh grant checks the same marks (refreshGrantMarks.ts), so a refresh token issued before a
+ * revocation mints nothing after it. A password change marks every client of the user at once
+ * (one mark under ALL_CLIENTS).
  */
 import { type Connection, Schema } from "mongoose";
 import type { AnyModel } from "../core/types.js";
@@ -15,6 +18,8 @@ const TOUCH_INTERVAL_MS = 60_000;
  * coarse to tell a token issued just before a revocation from one issued just after).
  */
 export const ISSUED_AT_MS_CLAIM = "terreno_iat_ms";
+/** The client id of a user's mark that stands for every client (a password change). */
+const ALL_CLIENTS = "*";
 
 export interface ConnectionMark {
   /** The app user's id. */
@@ -65,8 +70,41 @@ export async function markRevoked(
 }
 
 /**
+ * From now on, every token any client holds for each of `userIds` is refused (a password change
+ * or reset, a disabled user).
+ */
+export async function markAllRevoked(connection: Connection, userIds: string[]): Promise<void> {
+  for (const userId of userIds) await markRevoked(connection, userId, ALL_CLIENTS);
+}
+
+/** The client's own mark, and the user's mark for every client. */
+async function marksFor(connection: Connection, userId: string, clientId: string) {
+  const marks = await markModel(connection)
+    .find({ userId, clientId: { $in: [clientId, ALL_CLIENTS] } })
+    .lean<ConnectionMark[]>()
+    .exec();
+  const latest = Math.max(...marks.map((mark) => mark.revokedAt?.getTime() ?? 0), 0);
+  return { own: marks.find((mark) => mark.clientId === clientId), revokedAtMs: latest };
+}
+
+/**
+ * Whether `clientId`'s grant for `userId` was revoked at or after `sinceMs` (a refresh token's
+ * creation time): such a refresh token belongs to a revoked grant.
+ */
+export async function revokedSince(
+  connection: Connection,
+  userId: string,
+  clientId: string,
+  sinceMs: number,
+): Promise<boolean> {
+  const { revokedAtMs } = await marksFor(connection, userId, clientId);
+  return revokedAtMs > 0 && revokedAtMs >= sinceMs;
+}
+
+/**
  * Whether an access token of `clientId` for `userId`, issued at `issuedAtMs`, is still good
- * (not issued before a revocation); a good one is recorded as used.
+ * (not issued before a revocation of the client or of all the user's clients); a good one is
+ * recorded as used.
  */
 export async function useConnection(
   connection: Connection,
@@ -75,8 +113,8 @@ export async function useConnection(
   issuedAtMs: number,
 ): Promise<boolean> {
   const model = markModel(connection);
-  const mark = await model.findOne({ userId, clientId }).lean<ConnectionMark>().exec();
-  if (mark?.revokedAt && issuedAtMs <= mark.revokedAt.getTime()) return false;
+  const { own: mark, revokedAtMs } = await marksFor(connection, userId, clientId);
+  if (revokedAtMs > 0 && issuedAtMs <= revokedAtMs) return false;
   const now = Date.now();
   if (!mark?.lastUsedAt || now - mark.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
     // Best effort: two instances racing to create the mark is no reason to refuse the call.

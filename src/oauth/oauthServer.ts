@@ -215,15 +215,15 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
     throw new Error("oauthServer: the userModel needs authUserPlugin (email, passwordHash).");
   }
   // Validated now (mcp() checks the resource); the instance itself needs a connected database.
-  const plugins = oauthPlugins(settings);
+  const plugins = oauthPlugins(settings, options.userModel.db);
   let instance: OAuthInstance | undefined;
   const auth = () => {
     instance ??= createOAuthInstance(settings, plugins, options.connection ?? options.userModel.db);
     return instance;
   };
   // A password change, reset or disabling the user ends their OAuth grants and sessions too.
-  registerGrantRevoker(options.userModel.db, "oauth-server", (ids) =>
-    revokeOAuthGrants(auth(), ids),
+  registerGrantRevoker(options.userModel.db, "oauth-server", (ids, connection) =>
+    revokeOAuthGrants(auth(), connection, ids),
   );
   let nodeHandler: ReturnType<typeof toNodeHandler> | undefined;
   const handle = (req: Request, res: Response, next: (error?: unknown) => void) => {

@@ -3,7 +3,9 @@
  * Auth's own adapter (so its collection names stay the library's): the browser sessions of the
  * user's mirror, and the OAuth refresh tokens, access-token records and consents it holds.
  */
+import type { Connection } from "mongoose";
 import type { OAuthInstance } from "./authInstance.js";
+import { markAllRevoked } from "./connectionMarks.js";
 import { APP_USER_ID_FIELD } from "./sessionBridge.js";
 
 /** The provider's models holding one user's grants, by Better Auth model name. */
@@ -21,11 +23,17 @@ export async function mirrorUserId(ctx: Context, appUserId: string): Promise<str
 }
 
 /**
- * Ends every OAuth grant of the given app users: their sign-in sessions (so the old cookie
- * authorizes nothing), refresh tokens (no more access tokens minted) and consents (a client must
- * ask again). Access tokens already issued are JWTs and live out their short lifetime.
+ * Ends every OAuth grant of the given app users: the access tokens already issued (a mark for
+ * all their clients, which the resource side and the refresh grant check, written first as when
+ * one app is revoked), their sign-in sessions (so the old cookie authorizes nothing), refresh
+ * tokens (no more access tokens minted) and consents (a client must ask again).
  */
-export async function revokeOAuthGrants(auth: OAuthInstance, appUserIds: string[]): Promise<void> {
+export async function revokeOAuthGrants(
+  auth: OAuthInstance,
+  marks: Connection,
+  appUserIds: string[],
+): Promise<void> {
+  await markAllRevoked(marks, appUserIds);
   const ctx = await auth.$context;
   for (const appUserId of appUserIds) {
     const userId = await mirrorUserId(ctx, appUserId);

@@ -1,8 +1,8 @@
 /**
  * Issue #24.2: a password change ends every grant the old password stood behind. Each grant is
  * shown working first, then dead after `POST /auth/password`, by the very request that used
- * to work: the OAuth refresh token, the OAuth browser session (a new client authorized with
- * no password), a personal access token, and the app's own refresh token.
+ * to work: the OAuth access and refresh tokens, the OAuth browser session (a new client
+ * authorized with no password), a personal access token, and the app's own refresh token.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -120,6 +120,10 @@ describe("a password change ends every grant", () => {
       .send({ currentPassword: PASSWORD, newPassword: "a brand new secret" });
     assert.equal(changed.status, 200, changed.text);
 
+    // Issue #33.7: the OAuth access tokens die at once, as on revoking the app.
+    for (const token of [exchanged.body.access_token, before.body.access_token]) {
+      assert.equal(await mcpStatus(token as string), 401, "the OAuth access token still works");
+    }
     const refreshed = await refreshOAuth(first, before.body.refresh_token as string);
     assert.notEqual(
       refreshed.status,

@@ -1,0 +1,134 @@
+/**
+ * The OAuth authorization code flow as the OAuth suites walk it, in one place: the
+ * authorization URL a client opens, connecting a registered client for a user (sign-in,
+ * consent, code exchange), a refresh, and whether an access token works on /mcp.
+ */
+import assert from "node:assert/strict";
+import { Cookies, signInAndConsent } from "../oauth/httpFlow.js";
+import { CALLBACK, exchangeCode, PASSWORD, pkce } from "../oauth/oauthApp.js";
+
+const ACCEPT = "application/json, text/event-stream";
+
+export interface AuthorizeUrlOptions {
+  /** The server's base URL (its issuer). */
+  base: string;
+  clientId: string;
+  codeChallenge: string;
+  /** Default `mcp:read offline_access`. */
+  scope?: string;
+  redirectUri?: string;
+  /** The MCP resource; default `${base}/mcp`. */
+  resource?: string;
+}
+
+/** The authorization request a client sends the person's browser to. */
+export function authorizeUrl(options: AuthorizeUrlOptions): string {
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: options.clientId,
+    redirect_uri: options.redirectUri ?? CALLBACK,
+    scope: options.scope ?? "mcp:read offline_access",
+    code_challenge: options.codeChallenge,
+    code_challenge_method: "S256",
+    resource: options.resource ?? `${options.base}/mcp`,
+  });
+  return `${options.base}/oauth/oauth2/authorize?${query}`;
+}
+
+export interface OAuthTokens {
+  accessToken: string;
+  /** Undefined when the server gave none. */
+  refreshToken?: string;
+  /** The token endpoint's whole answer. */
+  body: Record<string, unknown>;
+}
+
+export interface ConnectOptions {
+  base: string;
+  clientId: string;
+  email: string;
+  /** Default the suites' PASSWORD. */
+  password?: string;
+  scope?: string;
+  /** The browser, kept across flows (a fresh one by default). */
+  cookies?: Cookies;
+  decision?: "allow" | "allow-read" | "deny";
+}
+
+/**
+ * Connects `clientId` for the person `email` as a browser and a client would: authorization
+ * request, sign-in and consent when asked, then the code exchange. Fails the test when no code
+ * or no token comes back.
+ */
+export async function connectByOAuth(options: ConnectOptions): Promise<OAuthTokens> {
+  const { verifier, challenge } = pkce();
+  const url = authorizeUrl({
+    base: options.base,
+    clientId: options.clientId,
+    codeChallenge: challenge,
+    scope: options.scope,
+  });
+  const landed = await signInAndConsent(url, {
+    email: options.email,
+    password: options.password ?? PASSWORD,
+    cookies: options.cookies ?? new Cookies(),
+    decision: options.decision,
+  });
+  const code = landed.location ? new URL(landed.location).searchParams.get("code") : null;
+  assert.ok(code, `no code: ${landed.status} ${landed.location ?? landed.body.slice(0, 200)}`);
+  const exchanged = await exchangeCode(options.base, {
+    code,
+    code_verifier: verifier,
+    client_id: options.clientId,
+    redirect_uri: CALLBACK,
+    resource: `${options.base}/mcp`,
+  });
+  assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
+  return tokensOf(exchanged.body);
+}
+
+function tokensOf(body: Record<string, unknown>): OAuthTokens {
+  return {
+    accessToken: body.access_token as string,
+    refreshToken: typeof body.refresh_token === "string" ? body.refresh_token : undefined,
+    body,
+  };
+}
+
+/** A refresh grant: the status, and the tokens when it was a 200. */
+export async function refreshOAuth(
+  base: string,
+  clientId: string,
+  refreshToken: string,
+): Promise<{ status: number; tokens?: OAuthTokens; body: Record<string, unknown> }> {
+  const response = await fetch(`${base}/oauth/oauth2/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: refreshToken,
+      client_id: clientId,
+    }).toString(),
+  });
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  return {
+    status: response.status,
+    body,
+    ...(response.status === 200 ? { tokens: tokensOf(body) } : {}),
+  };
+}
+
+/** The status `tools/list` on /mcp answers with `accessToken`. */
+export async function mcpStatusWith(base: string, accessToken: string): Promise<number> {
+  const response = await fetch(`${base}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      accept: ACCEPT,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
