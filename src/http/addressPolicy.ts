@@ -6,48 +6,45 @@
  * explicit allow list exempts chosen addresses (tests, a known internal host).
  */
 import { BlockList, isIP } from "node:net";
-
-/** IPv4 special-use ranges: nothing in them is a public web host. */
-const SPECIAL_USE_V4: Array<[string, number]> = [
-  ["0.0.0.0", 8], // "this network"
-  ["10.0.0.0", 8], // private
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8], // loopback
-  ["169.254.0.0", 16], // link-local (cloud metadata services live here)
-  ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // IETF protocol assignments
-  ["192.0.2.0", 24], // documentation
-  ["192.88.99.0", 24], // 6to4 relay anycast
-  ["192.168.0.0", 16], // private
-  ["198.18.0.0", 15], // benchmarking
-  ["198.51.100.0", 24], // documentation
-  ["203.0.113.0", 24], // documentation
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved, and the broadcast address
-];
+import ipaddr from "ipaddr.js";
 
 /**
- * IPv6 special-use ranges, with the ones that embed an IPv4 address (NAT64, 6to4). IPv4-mapped
- * addresses (`::ffff:10.0.0.1`) need no entry: BlockList judges them by the IPv4 ranges.
+ * `::/96`, the deprecated IPv4-compatible addresses (RFC 4291 §2.5.5.1): ipaddr.js names only
+ * `::` and `::1` in it, but `::10.0.0.1` may reach 10.0.0.1 on a stack that still maps them.
  */
-const SPECIAL_USE_V6: Array<[string, number]> = [
-  ["::", 128], // unspecified
-  ["::1", 128], // loopback
-  ["64:ff9b::", 96], // NAT64
-  ["64:ff9b:1::", 48], // local NAT64
-  ["100::", 64], // discard
-  ["2001::", 23], // IETF protocol assignments (Teredo among them)
-  ["2001:db8::", 32], // documentation
-  ["2002::", 16], // 6to4
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8], // multicast
-];
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
 
-const SPECIAL_USE = new BlockList();
-for (const [network, prefix] of SPECIAL_USE_V4) SPECIAL_USE.addSubnet(network, prefix, "ipv4");
-for (const [network, prefix] of SPECIAL_USE_V6) SPECIAL_USE.addSubnet(network, prefix, "ipv6");
+/**
+ * The address as WHATWG URL writes it (IPv6 compressed, hex only, no zone). ipaddr.js reads
+ * `::8.8.8.8` as the IPv4-mapped `::ffff:8.8.8.8`; in hex (`::808:808`) it is IPv4-compatible.
+ */
+function canonical(address: string): string {
+  const bare = address.replace(/%.*$/, "");
+  if (isIP(bare) !== 6) return bare;
+  return new URL(`http://[${bare}]/`).hostname.slice(1, -1);
+}
+
+/**
+ * Whether `address` is anything but public unicast, by ipaddr.js's table of special-use ranges
+ * (its `range()`: private, loopback, link-local, CGNAT, documentation, benchmarking, multicast,
+ * reserved, NAT64, 6to4, Teredo, ORCHID, segment routing `5f00::/16`, documentation `3fff::/20`…),
+ * kept with the IANA registries upstream. An IPv4-mapped address (`::ffff:10.0.0.1`) is judged
+ * as the IPv4 address it carries; an address it cannot parse is refused.
+ */
+function specialUse(address: string): boolean {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(canonical(address));
+  } catch {
+    return true;
+  }
+  if (parsed.kind() === "ipv6") {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return specialUse(v6.toIPv4Address().toString());
+    if (v6.match(IPV4_COMPATIBLE)) return true;
+  }
+  return parsed.range() !== "unicast";
+}
 
 const familyOf = (address: string): "ipv4" | "ipv6" => (isIP(address) === 6 ? "ipv6" : "ipv4");
 
@@ -82,7 +79,7 @@ export function addressPolicy(allow: readonly string[] = []): AddressPolicy {
     refuses(address) {
       if (isIP(address) === 0) return true;
       const type = familyOf(address);
-      return !allowed.check(address, type) && SPECIAL_USE.check(address, type);
+      return !allowed.check(address, type) && specialUse(address);
     },
   };
 }

@@ -33,10 +33,39 @@ describe("the address policy", () => {
     "::ffff:127.0.0.1",
     "::ffff:a00:1",
     "64:ff9b::a00:1",
+    // Missed by the hand-kept table (issue 33): IPv4-compatible ::/96, documentation 3fff::/20,
+    // segment routing 5f00::/16, and IPv4-translated ::ffff:0:0:0/96.
+    "::a00:1",
+    "::10.0.0.1",
+    "::8.8.8.8",
+    "3fff::1",
+    "3fff:fff::1",
+    "5f00::1",
+    "5f00:ffff::1",
+    "::ffff:0:a00:1",
+    // IPv4-mapped forms are judged by the IPv4 address they carry.
+    "::ffff:192.168.0.1",
+    "::ffff:169.254.169.254",
+    "::ffff:0:0",
+    "2001:db8::1",
+    "2002:a00:1::",
+    "2001::1",
+    "fec0::1",
+    "ff02::1",
+    "198.18.0.1",
+    "240.0.0.1",
+    "255.255.255.255",
   ]) {
     test(`refuses ${address}`, () => assert.equal(policy.refuses(address), true));
   }
-  for (const address of ["93.184.215.14", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8"]) {
+  for (const address of [
+    "93.184.215.14",
+    "8.8.8.8",
+    "2606:4700::1111",
+    "::ffff:8.8.8.8",
+    "2a00:1450:4001:82a::200e",
+    "4000::1",
+  ]) {
     test(`allows public ${address}`, () => assert.equal(policy.refuses(address), false));
   }
   test("the allow list exempts exactly what it names", () => {
