@@ -8,14 +8,37 @@
  * Text is normalised first (NFKC, zero-width characters removed), so full-width digits, a
  * zero-width space inside an address and other lookalike forms cannot slip past the patterns;
  * what the model sees, and what `restore` gives back, is the normalised text.
+ *
+ * The patterns then run over a view of that text in which every decimal digit of any script
+ * (`\p{Nd}`: Arabic-Indic, Devanagari, Thai..., which NFKC leaves alone) reads as its ASCII
+ * digit. A position map leads each match back to the text, so the span replaced, and the value
+ * `restore` gives back, is what was written, in its own digits; numbers that are no PII keep
+ * theirs too.
  */
 
 export type PIIKind = "EMAIL" | "PHONE" | "CARD";
 
-/** Internationalised too: letters and digits of any script (`jö@exämple.com`). */
-const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
-/** 13 to 19 digits, optionally grouped by a dash, a dot, or one or two spaces. */
-const CARD = /(?<![\w+.])\d(?:(?:[-.]| {1,2})?\d){12,18}(?![\w]|\.\d)/g;
+/**
+ * A local part of letters, marks and digits of any script (`jö@…`) with the specials people
+ * use (`o'brien`, `john_doe`, `a+tag`), or quoted (`"john doe"@…`); a domain of such labels
+ * (`exämple.com`), or an address literal (`user@[192.0.2.1]`, `user@[IPv6:2001:db8::1]`).
+ */
+const LOCAL_CHAR = String.raw`[\p{L}\p{M}\p{N}._%+!#$&'*^\x60~-]`;
+/* The local part starts only where a run of its characters starts: trying every position
+ * inside a long run again would take time quadratic in its length. */
+const EMAIL = new RegExp(
+  String.raw`(?:(?<!${LOCAL_CHAR})${LOCAL_CHAR}+|"(?:[^"\\\r\n]|\\[^\r\n]){1,64}")@` +
+    String.raw`(?:[\p{L}\p{M}\p{N}-]+(?:\.[\p{L}\p{M}\p{N}-]+)*\.\p{L}[\p{L}\p{M}]+` +
+    String.raw`|\[(?:\d{1,3}(?:\.\d{1,3}){3}|[Ii][Pp][Vv]6:[\dA-Fa-f:.]{2,45})\])`,
+  "gu",
+);
+/**
+ * What may stand between the digit groups of a card number: a dash, dot, slash or underscore
+ * (with a few spaces or tabs around it), or up to eight spaces, tabs or line breaks.
+ */
+const GROUP_SEPARATOR = String.raw`(?:[ \t]{0,4}[-./_][ \t]{0,4}|\s{1,8})`;
+/** A run of digit groups, not glued to a word, a `+` or a decimal point before it. */
+const DIGIT_RUN = new RegExp(String.raw`(?<![\w+.])\d+(?:${GROUP_SEPARATOR}\d+)*`, "g");
 /** Invisible characters that split a value without showing: zero-width spaces and joiners,
  * word joiner, BOM, soft hyphen, and the other format characters of Unicode category Cf. */
 const INVISIBLE = /[\p{Cf}]/gu;
@@ -26,6 +49,9 @@ const INVISIBLE = /[\p{Cf}]/gu;
 const PHONE =
   /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,4}(?:[ .-]?\d{2,5}){1,5}(?![\w])/g;
 const PLACEHOLDER = /\[(EMAIL|PHONE|CARD)_(\d+)\]/g;
+/** A decimal digit that is not ASCII. */
+const OTHER_DIGIT = /(?![0-9])\p{Nd}/u;
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
 
 /** The Luhn checksum of a digit string. */
 export function luhnValid(digits: string): boolean {
@@ -53,6 +79,134 @@ function digitCount(text: string): number {
   return text.replace(/\D/g, "").length;
 }
 
+const asciiDigits = new Map<number, string>();
+
+/**
+ * The ASCII digit a decimal digit of any script stands for. Unicode encodes every decimal
+ * digit set as ten consecutive code points, zero to nine (a stability guarantee), and sets that
+ * sit side by side (the mathematical digits) are whole sets, so the digit's place in its run of
+ * `\p{Nd}` code points, modulo ten, is its value. At most ~700 code points are cached.
+ */
+function asciiDigit(codePoint: number): string {
+  let digit = asciiDigits.get(codePoint);
+  if (digit === undefined) {
+    let offset = 0;
+    while (DECIMAL_DIGIT.test(String.fromCodePoint(codePoint - offset - 1))) offset += 1;
+    digit = String(offset % 10);
+    asciiDigits.set(codePoint, digit);
+  }
+  return digit;
+}
+
+/**
+ * `text` with every decimal digit read as ASCII, and where each of its UTF-16 units (and its
+ * end) starts in `text`; undefined when `text` has no other digits, so it is its own view.
+ */
+function digitView(text: string): { view: string; origin: number[] } | undefined {
+  if (!OTHER_DIGIT.test(text)) return undefined;
+  const view: string[] = [];
+  const origin: number[] = [];
+  let at = 0;
+  for (const char of text) {
+    if (OTHER_DIGIT.test(char)) {
+      view.push(asciiDigit(char.codePointAt(0) ?? 0));
+      origin.push(at);
+    } else {
+      view.push(char);
+      for (let unit = 0; unit < char.length; unit += 1) origin.push(at + unit);
+    }
+    at += char.length;
+  }
+  origin.push(at);
+  return { view: view.join(""), origin };
+}
+
+/** A span of the text to replace: where it starts and ends, and the text to put there. */
+interface Replacement {
+  start: number;
+  end: number;
+  with: string;
+}
+
+/**
+ * `text` with the spans `find` picks in its ASCII-digit view replaced; `find` gets the view and
+ * gives spans of it, with what to put there given the span as written in `text`.
+ */
+function replaceInView(
+  text: string,
+  find: (view: string, written: (start: number, end: number) => string) => Replacement[],
+): string {
+  const mapped = digitView(text);
+  const toText = (index: number) => (mapped ? (mapped.origin[index] ?? text.length) : index);
+  const written = (start: number, end: number) => text.slice(toText(start), toText(end));
+  let out = "";
+  let last = 0;
+  for (const span of find(mapped?.view ?? text, written)) {
+    const start = toText(span.start);
+    out += text.slice(last, start) + span.with;
+    last = toText(span.end);
+  }
+  return out + text.slice(last);
+}
+
+/** Every match of a global `pattern` that `keep` accepts, replaced by what `keep` gives. */
+function matchSpans(
+  view: string,
+  pattern: RegExp,
+  keep: (match: string, start: number) => string | undefined,
+): Replacement[] {
+  const spans: Replacement[] = [];
+  for (const match of view.matchAll(pattern)) {
+    const start = match.index;
+    const replacement = keep(match[0], start);
+    if (replacement !== undefined) {
+      spans.push({ start, end: start + match[0].length, with: replacement });
+    }
+  }
+  return spans;
+}
+
+/**
+ * The card numbers in one run of digit groups (`4111 1111 1111 1111 12/25`, `qty 3 4111…`):
+ * from the left, the longest stretch of whole groups with 13 to 19 digits that passes Luhn.
+ * Only whole groups count, so a long number written without separators is one candidate.
+ */
+function cardSpans(run: string, runStart: number, view: string): Array<[number, number]> {
+  const groups = [...run.matchAll(/\d+/g)].map((group) => ({
+    start: runStart + group.index,
+    end: runStart + group.index + group[0].length,
+    digits: group[0],
+  }));
+  // The run's last group may not be glued to a word (`…1111abc`).
+  const lastGlued = /\w/.test(view[runStart + run.length] ?? "");
+  const spans: Array<[number, number]> = [];
+  let first = 0;
+  while (first < groups.length) {
+    let found = -1;
+    let digits = "";
+    // [index of the stretch's last group, its digits], shortest first.
+    const candidates: Array<[number, string]> = [];
+    for (let last = first; last < groups.length && digits.length <= 19; last += 1) {
+      digits += groups[last].digits;
+      const usable = !(lastGlued && last === groups.length - 1);
+      if (usable && digits.length >= 13 && digits.length <= 19) candidates.push([last, digits]);
+    }
+    for (const [last, number] of candidates.reverse()) {
+      if (luhnValid(number)) {
+        found = last;
+        break;
+      }
+    }
+    if (found < 0) {
+      first += 1;
+      continue;
+    }
+    spans.push([groups[first].start, groups[found].end]);
+    first = found + 1;
+  }
+  return spans;
+}
+
 export class Redactor {
   private readonly toPlaceholder = new Map<string, string>();
   private readonly toOriginal = new Map<string, string>();
@@ -76,15 +230,28 @@ export class Redactor {
 
   /** `text` with every email, Luhn-valid card number and phone number replaced. */
   redact(text: string): string {
-    return normalizeText(text)
-      .replace(EMAIL, (match) => this.placeholderFor("EMAIL", match))
-      .replace(CARD, (match) =>
-        luhnValid(match.replace(/\D/g, "")) ? this.placeholderFor("CARD", match) : match,
-      )
-      .replace(PHONE, (match) => {
+    let out = normalizeText(text);
+    out = replaceInView(out, (view, written) =>
+      matchSpans(view, EMAIL, (match, start) =>
+        this.placeholderFor("EMAIL", written(start, start + match.length)),
+      ),
+    );
+    out = replaceInView(out, (view, written) =>
+      [...view.matchAll(DIGIT_RUN)].flatMap((run) =>
+        cardSpans(run[0], run.index, view).map(([start, end]) => ({
+          start,
+          end,
+          with: this.placeholderFor("CARD", written(start, end)),
+        })),
+      ),
+    );
+    return replaceInView(out, (view, written) =>
+      matchSpans(view, PHONE, (match, start) => {
         const digits = digitCount(match);
-        return digits >= 10 && digits <= 15 ? this.placeholderFor("PHONE", match) : match;
-      });
+        if (digits < 10 || digits > 15) return undefined;
+        return this.placeholderFor("PHONE", written(start, start + match.length));
+      }),
+    );
   }
 
   /** `text` with every placeholder this redactor issued replaced by its original. */
