@@ -14,6 +14,7 @@ import { notFound, TerrenoError, validationFailed } from "../core/errors.js";
 import type { PlainObject, User } from "../core/types.js";
 import { errorText } from "../tools/errorText.js";
 import { canSeeTool } from "../tools/visibleTools.js";
+import { checkAppCallInput } from "./appCallInput.js";
 import { type ApprovalScope, claimApprovalAnswers, inputHash } from "./chatApprovals.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { findOwnedConversation } from "./chatStore.js";
@@ -132,12 +133,14 @@ export function chatAppHandlers(settings: ChatAppsSettings) {
     const body = bodyOf(req);
     const name = stringField(body, "name");
     if (!name) throw validationFailed("`name` is required.", { name: "required" });
-    const input = body.arguments ?? {};
     const scope = await scopeOf(user, body, "POST /chat/app-calls");
     const { tools, toolApproval } = await toolsFor(user, scope);
     const tool = tools[name];
     // A tool this caller does not have answers like one that does not exist.
     if (!tool?.execute) throw notFound(`No tool named ${name}.`);
+    // Checked before it runs or is put to the person (appCallInput.ts).
+    const definition = app.toolDefinitions.find((candidate) => candidate.name === name);
+    const input = await checkAppCallInput(name, tool, definition, body.arguments ?? {});
     const toolCallId = `app-${randomUUID()}`;
     if (!(name in toolApproval)) {
       res.json({ data: { result: await run(tool, toolCallId, input) } });
