@@ -38,14 +38,24 @@ async function loadEncoder(): Promise<Encode | undefined> {
   }
 }
 
-async function callerFor(
-  app: TerrenoApp,
-  options: ToolsCommandOptions,
-): Promise<{ user?: User; label: string }> {
-  if (options.anonymous) return { label: "an anonymous caller" };
-  if (options.admin) return { user: { id: NOBODY_ID, admin: true }, label: "a signed-in admin" };
+interface Caller {
+  user?: User;
+  label: string;
+  /** Closes the connection the CLI opened for `--user`, once the permission checks are done. */
+  release(): Promise<void>;
+}
+
+const nothingToRelease = async () => undefined;
+
+async function callerFor(app: TerrenoApp, options: ToolsCommandOptions): Promise<Caller> {
+  if (options.anonymous) return { label: "an anonymous caller", release: nothingToRelease };
+  if (options.admin) {
+    const user = { id: NOBODY_ID, admin: true };
+    return { user, label: "a signed-in admin", release: nothingToRelease };
+  }
   if (!options.user) {
-    return { user: { id: NOBODY_ID, admin: false }, label: "a signed-in user who is not an admin" };
+    const user = { id: NOBODY_ID, admin: false };
+    return { user, label: "a signed-in user who is not an admin", release: nothingToRelease };
   }
   const model = app.options.userModel;
   if (!model) throw new Error("--user needs the app's userModel (TerrenoApp({userModel})).");
@@ -59,12 +69,16 @@ async function callerFor(
     await connection.openUri(uri, { serverSelectionTimeoutMS: 5000 });
     opened = true;
   }
+  // Permissions that read the database run after the lookup, so the connection stays open
+  // until the caller releases it; only one the CLI opened itself is closed.
+  const release = opened ? () => connection.close() : nothingToRelease;
   try {
     const doc = await model.findOne({ email: options.user.toLowerCase() }).exec();
     if (!doc) throw new Error(`No user with email ${options.user}.`);
-    return { user: toUser(doc), label: options.user };
-  } finally {
-    if (opened) await connection.close();
+    return { user: toUser(doc), label: options.user, release };
+  } catch (error) {
+    await release();
+    throw error;
   }
 }
 
@@ -97,8 +111,13 @@ export async function toolsCommand(
   options: ToolsCommandOptions,
   print: (line: string) => void = console.log,
 ): Promise<void> {
-  const { user, label } = await callerFor(app, options);
-  const tools = await toolsVisibleTo(app.toolDefinitions, user);
+  const { user, label, release } = await callerFor(app, options);
+  let tools: readonly ToolDefinition[];
+  try {
+    tools = await toolsVisibleTo(app.toolDefinitions, user);
+  } finally {
+    await release();
+  }
   const encode = await loadEncoder();
   const reports: ToolReport[] = tools.map((tool) => ({
     name: tool.name,

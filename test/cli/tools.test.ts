@@ -9,7 +9,7 @@ import { before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { User } from "../helpers/models.js";
+import { Todo, User } from "../helpers/models.js";
 import { createApp } from "./fixtures/app.js";
 
 const database = useTestDatabase("cli_tools");
@@ -105,6 +105,25 @@ describe("terreno-mcp tools", () => {
     });
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /No user with email nobody@example.com/);
+  });
+
+  test("--user: a permission that reads the database runs after the lookup, on its connection", async () => {
+    const owner = await signUp((await createApp()).build(), "cli-owner");
+    await Todo.create({ title: "have a todo", ownerId: owner.userId });
+    const env = { MONGODB_URI: database.current().uri };
+    const { code, stdout, stderr } = await cli(
+      ["tools", "test/cli/fixtures/readsDataApp.ts", "--user", owner.email],
+      env,
+    );
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(toolNames(stdout), ["foods_list", "todos_list"]);
+    const other = await signUp((await createApp()).build(), "cli-no-todo");
+    const without = await cli(
+      ["tools", "test/cli/fixtures/readsDataApp.ts", "--user", other.email],
+      env,
+    );
+    assert.equal(without.code, 0, without.stderr);
+    assert.deepEqual(toolNames(without.stdout), ["todos_list"]);
   });
 
   test("a module with no app, or no command, is a clear error", async () => {
