@@ -1,8 +1,9 @@
 /**
  * Device tokens (OWASP's "device cookie" against account lockout): a successful password login
- * gives the client a random token bound to that account, kept hashed in MongoDB with the
- * device's own failure counter and lock. A login presenting it is judged by that counter alone,
- * so an attacker elsewhere cannot lock the owner out (see loginJudge.ts).
+ * gives the client a random token bound to that account, kept hashed in MongoDB. A login
+ * presenting it is judged by the device's own failure count and lock alone (claimed by record
+ * id, src/ops/loginLockout.ts), so an attacker elsewhere cannot lock the owner out (see
+ * loginJudge.ts).
  */
 import { randomBytes } from "node:crypto";
 import mongoose, { type Connection, Schema, type Types } from "mongoose";
@@ -24,12 +25,6 @@ export interface DeviceTokenRecord {
   userId: Types.ObjectId;
   tokenHash: string;
   expiresAt: Date;
-  /** Consecutive failed logins presenting this token. */
-  failures: number;
-  /** Set when `failures` reached the threshold; the device waits until then. */
-  lockedUntil: Date | null;
-  /** How many locks since its last success: the exponent of the next one. */
-  lockLevel: number;
   lastUsedAt: Date | null;
 }
 
@@ -38,9 +33,6 @@ const deviceTokenSchema = tokenSchema(
     userId: { type: Schema.Types.ObjectId, required: true, index: true },
     tokenHash: { type: String, required: true, unique: true },
     expiresAt: { type: Date, required: true },
-    failures: { type: Number, default: 0 },
-    lockedUntil: { type: Date, default: null },
-    lockLevel: { type: Number, default: 0 },
     lastUsedAt: { type: Date, default: null },
   },
   DEVICE_TOKEN_COLLECTION,
@@ -79,43 +71,7 @@ export async function findDeviceToken(
   return record ?? null;
 }
 
-export interface DeviceLockSettings {
-  maxFailures: number;
-  lockSeconds: number;
-  maxLockSeconds: number;
-}
-
-/** Counts a failure on the device; locks it (doubling per lock) once the threshold is reached. */
-export async function deviceFailed(
-  model: AnyModel,
-  record: DeviceTokenRecord,
-  settings: DeviceLockSettings,
-): Promise<void> {
-  const failures = (record.failures ?? 0) + 1;
-  if (failures < settings.maxFailures) {
-    await model.updateOne({ _id: record._id }, { $inc: { failures: 1 } }).exec();
-    return;
-  }
-  const level = record.lockLevel ?? 0;
-  const seconds = Math.min(
-    settings.lockSeconds * 2 ** Math.min(level, 30),
-    settings.maxLockSeconds,
-  );
-  await model
-    .updateOne(
-      { _id: record._id },
-      {
-        $set: {
-          failures: 0,
-          lockedUntil: new Date(Date.now() + seconds * 1000),
-          lockLevel: level + 1,
-        },
-      },
-    )
-    .exec();
-}
-
-/** A successful login on the device: its counter and locks are forgotten, its life renewed. */
+/** A successful login on the device: its life renewed (its counts are cleared by the lockout). */
 export async function deviceSucceeded(model: AnyModel, record: DeviceTokenRecord): Promise<void> {
   const now = new Date();
   await model
@@ -123,9 +79,6 @@ export async function deviceSucceeded(model: AnyModel, record: DeviceTokenRecord
       { _id: record._id },
       {
         $set: {
-          failures: 0,
-          lockedUntil: null,
-          lockLevel: 0,
           lastUsedAt: now,
           expiresAt: new Date(now.getTime() + DEVICE_TOKEN_TTL_SECONDS * 1000),
         },

@@ -2,14 +2,14 @@
  * The one password check behind `/auth/login` and the OAuth sign-in page. A client presenting a
  * valid device token for the account (deviceTokens.ts) is judged only by that device's own
  * failures; any other client by the app's lockout (src/ops/loginLockout.ts: per address, and per
- * account). A successful login from a client without one gives it a device token.
+ * account). Both counts are claimed before the password is checked. A successful login from a
+ * client without one gives it a device token.
  */
 import type { HydratedDocument } from "mongoose";
 import type { AnyModel } from "../core/types.js";
-import { type LoginGuard, retryAfterSeconds } from "../ops/loginLockout.js";
+import type { AttemptClaim, LoginGuard } from "../ops/loginLockout.js";
 import {
   createDeviceToken,
-  deviceFailed,
   deviceSucceeded,
   deviceTokenModel,
   findDeviceToken,
@@ -46,35 +46,27 @@ export async function judgeLogin(
     : null;
   const device = user ? await findDeviceToken(devices, attempt.deviceToken, user._id) : null;
 
-  if (device) {
-    // A known device: neither the account-wide nor any address's lock applies to it.
-    const now = Date.now();
-    if (guard && device.lockedUntil && device.lockedUntil.getTime() > now) {
-      return { kind: "locked", seconds: retryAfterSeconds(device.lockedUntil.getTime() - now) };
-    }
-    if (!(await verifyPassword(password, user?.get("passwordHash")))) {
-      if (guard) await deviceFailed(devices, device, guard.settings);
-      return { kind: "invalid" };
-    }
-    if (user?.get("disabled") === true) return { kind: "disabled" };
-    await deviceSucceeded(devices, device);
-    return {
-      kind: "ok",
-      user: user as HydratedDocument<unknown>,
-      deviceToken: attempt.deviceToken as string,
-    };
-  }
+  // The attempt is counted BEFORE the password is checked (a claim the store arbitrates), so
+  // however many arrive at once only the allowed number are judged; a lock answers 429 without
+  // checking the password, so the right password sent during a lock costs nothing. A known
+  // device is counted on its own: neither the account-wide nor any address's lock applies to it.
+  const claim: AttemptClaim | undefined = device
+    ? await guard?.claimDevice(userModel.db, String(device._id))
+    : await guard?.claim(userModel.db, email, ip);
+  if (claim?.kind === "locked") return { kind: "locked", seconds: claim.seconds };
+  const counted = claim?.attempt;
 
-  // A locked account answers 429 before its password is checked, and the check never
-  // lengthens the lock, so the right password sent during a lock costs nothing.
-  const wait = await guard?.lockedFor(email, ip);
-  if (wait) return { kind: "locked", seconds: wait };
   const valid = await verifyPassword(password, user?.get("passwordHash"));
   if (!user || !valid) {
-    await guard?.failed(email, ip);
+    await counted?.failed();
     return { kind: "invalid" };
   }
+  // The right password: the attempt is refunded, the counts and locks forgotten.
+  await counted?.succeeded();
   if (user.get("disabled") === true) return { kind: "disabled" };
-  await guard?.succeeded(email, ip);
+  if (device) {
+    await deviceSucceeded(devices, device);
+    return { kind: "ok", user, deviceToken: attempt.deviceToken as string };
+  }
   return { kind: "ok", user, deviceToken: await createDeviceToken(devices, user._id) };
 }

@@ -78,11 +78,8 @@ export class RateLimits {
     this.make = limiterFactory(options ? options.store : "memory", logger, appConnection);
     this.batch = options ? sharedStoreBatch(options) : undefined;
     if (this.settings.lockout) {
-      this.loginGuard = loginLockout(
-        (name, window) => this.store(name, window),
-        this.settings.lockout,
-        logger,
-      );
+      // Kept in the user model's database, whatever `store` is (loginLockout.ts).
+      this.loginGuard = loginLockout(this.settings.lockout, logger);
     }
   }
 
