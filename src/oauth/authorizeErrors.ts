@@ -4,7 +4,8 @@
  * open, so anyone can register `https://evil.test/landing` and use this server's trusted origin
  * as an open redirector (RFC 9700 §4.11.2) with a request that is bound to fail (`scope=nope`).
  * Otherwise the person lands on the server's own problem page, which shows the error code's
- * fixed message. The library decides every error; this only changes where it is shown.
+ * fixed message, by a redirect a browser follows (302 or 303, never a Location on a 4xx). The
+ * library decides every error; this only changes where it is shown.
  */
 import type { BetterAuthPlugin } from "better-auth";
 import { createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
@@ -64,10 +65,12 @@ export function authorizeErrors(problemUrl: string) {
             const problem = clientMetadataProblem(ctx.context.returned);
             if (problem) {
               const page = `${problemUrl}?${new URLSearchParams({ error: problem })}`;
+              // A whole Response: a thrown redirect or ctx.json() would keep the refusal's 400,
+              // and a browser ignores Location on a 400 (a blank "HTTP ERROR 400").
               if (answersWithJson(ctx.request, ctx.headers?.get("accept"))) {
-                return ctx.json({ redirect: true, url: page });
+                return Response.json({ redirect: true, url: page });
               }
-              throw ctx.redirect(page);
+              return new Response(null, { status: 303, headers: { location: page } });
             }
             const target = redirectTarget(ctx.context.returned);
             const query = (ctx.query ?? {}) as Record<string, unknown>;
