@@ -11,6 +11,7 @@ import { TerrenoApp } from "../src/index.js";
 import { adminEmailFrom, adminHooks } from "./admin.js";
 import { exampleChat } from "./chat/exampleChat.js";
 import { type Env, modelFromEnv } from "./chat/modelFromEnv.js";
+import { exampleCounterStore } from "./counterStore.js";
 import { frontendPlugin } from "./frontend.js";
 import { previousSecretsFrom } from "./jwtSecret.js";
 import { User } from "./models/User.js";
@@ -78,10 +79,10 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
     openapi: { title: "terreno-example", version: "0.1.0" },
     // The framework's defaults (docs/rate-limits-and-audit.md, "Rate limits"): 30 auth requests per minute per IP, an
     // account locked after 5 failed logins (longer while attempts go on), 600 writes and 600
-    // tool calls per minute per caller. Counters live in MongoDB when MONGODB_URI names a shared
-    // database, so every instance counts together; the embedded single-process FerretDB counts
-    // in memory, which is exact for one process.
-    rateLimit: { store: env.MONGODB_URI ? "mongo" : "memory" },
+    // tool calls per minute per caller. Counters live in the database when MONGODB_URI names a
+    // shared one, so every instance counts together, over a one-socket connection (exact on
+    // FerretDB too); the embedded single-process FerretDB counts in memory (counterStore.ts).
+    rateLimit: { store: exampleCounterStore(env) },
   });
   app.register(todoRouter()); // /todos
   app.register(foodRouter()); // /foods

@@ -4,6 +4,7 @@
  * start). SIGTERM / Ctrl-C stop the HTTP server (in-flight requests
  * finish), then the database connection, then FerretDB.
  */
+import mongoose from "mongoose";
 import { ensureFrontendBuilt } from "../example-frontend/build.js";
 import type { RunningServer } from "../src/index.js";
 import { adminEmailFrom } from "./admin.js";
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
     log(`\n${signal}: stopping the HTTP server, then the database...`);
     try {
       await running.close(); // drains requests, then disconnects Mongoose
+      await mongoose.disconnect(); // and the rate limits' own connection (counterStore.ts)
       await database.stop();
       log("Stopped.");
       process.exit(0);
