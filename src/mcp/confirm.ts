@@ -1,8 +1,9 @@
 /**
  * Confirmations the client asks the person for (`mcp.confirm`, an action's `confirm`): before
  * such a tool runs, a client that declared form elicitation is asked `{confirm: boolean}`. On
- * the 2026-07-28 era the call answers `input_required` and runs when the retry carries an
- * accepted `true`; on the 2025 era the server sends `elicitation/create` on the call's stream
+ * the 2026-07-28 era the call answers `input_required` with a signed `requestState`, and runs
+ * when the retry carries an accepted `true` with that state, for the same tool, arguments and
+ * caller (confirmationStates.ts); any other retry is asked again. On the 2025 era the server sends `elicitation/create` on the call's stream
  * and waits (legacyAsks.ts). A decline, a cancel, `false` or no answer in time answers an
  * `isError` result and writes nothing. A client without elicitation, or a call the runner would refuse anyway (a tool the
  * caller does not see, bad arguments), runs as before, so nothing is asked that could not
@@ -94,8 +95,15 @@ export function notConfirmed(tool: ToolDefinition, action: string): CallToolResu
   };
 }
 
-/** The 2026-07-28 question: an `input_required` result the client fulfils and retries. */
-export function askModern(tool: ToolDefinition, args: unknown): InputRequiredResult {
+/**
+ * The 2026-07-28 question: an `input_required` result the client fulfils and retries, with the
+ * signed state that binds the answer to this call (confirmationStates.ts).
+ */
+export function askModern(
+  tool: ToolDefinition,
+  args: unknown,
+  requestState: string,
+): InputRequiredResult {
   return inputRequired({
     inputRequests: {
       [KEY]: inputRequired.elicit({
@@ -103,6 +111,7 @@ export function askModern(tool: ToolDefinition, args: unknown): InputRequiredRes
         requestedSchema: CONFIRM_SCHEMA,
       }),
     },
+    requestState,
   });
 }
 

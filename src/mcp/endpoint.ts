@@ -19,6 +19,7 @@ import { appResourceProvider } from "./appResources.js";
 import type { McpCaller } from "./caller.js";
 import { checkEnvelope } from "./checkEnvelope.js";
 import { checkOrigin } from "./checkOrigin.js";
+import { confirmationStates, keyFromDatabase, keyFromSecret } from "./confirmationStates.js";
 import { createDualEraHandler } from "./httpHandler.js";
 import { sendJsonRpcError } from "./jsonRpcError.js";
 import { createServerFactory } from "./mcpServerFactory.js";
@@ -75,6 +76,13 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
   const records = recordResources(ctx, options, runner);
   const apps = options.apps ? createAppViews(ctx.tools) : undefined;
   const byName = new Map(ctx.tools.map((tool) => [tool.name, tool]));
+  const confirmed = new Set(ctx.tools.filter((tool) => tool.confirm).map((tool) => tool.name));
+  // Every instance of the app signs with the same key, so any of them honours a retry.
+  const secret = ctx.options.auth?.jwt?.secret;
+  const states =
+    confirmed.size > 0
+      ? confirmationStates(secret ? keyFromSecret(secret) : keyFromDatabase(ctx.connection))
+      : undefined;
   const factory = createServerFactory({
     tools: ctx.tools,
     info: { name: options.name ?? "terreno-mcp", version: options.version ?? "0.1.0" },
@@ -84,12 +92,12 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
     resources: [...(apps ? [appResourceProvider(apps, byName)] : []), ...(records.resources ?? [])],
     ...(records.decorateResult ? { decorateResult: records.decorateResult } : {}),
     ...(apps ? { apps } : {}),
+    ...(states ? { states } : {}),
   });
   // The SDK reports here what it has already answered itself: mostly a client's malformed or
   // unsupported message (a 4xx), so a warning, not a server fault.
   const sdkRejected = (error: unknown) =>
     logger.warn({ err: error, surface: "mcp" }, "terreno-mcp: the MCP SDK rejected a request");
-  const confirmed = new Set(ctx.tools.filter((tool) => tool.confirm).map((tool) => tool.name));
   const handler = createDualEraHandler(factory, {
     onerror: sdkRejected,
     logger,

@@ -5,7 +5,13 @@
  * shared (read-only) by every caller who sees that set; `tools/call` answers a tool the
  * caller does not see exactly as a tool that does not exist.
  */
-import { type CallToolResult, Server, type Tool } from "@modelcontextprotocol/server";
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  Server,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { AppViews } from "../tools/appViews/appViews.js";
@@ -16,6 +22,7 @@ import { createToolCatalog } from "../tools/visibleTools.js";
 import { appCapabilities, toolMeta } from "./appResources.js";
 import { httpRefusal, type McpCaller } from "./caller.js";
 import {
+  type Answer,
   answerOf,
   askLegacy,
   askModern,
@@ -24,6 +31,7 @@ import {
   needsConfirmation,
   notConfirmed,
 } from "./confirm.js";
+import type { ConfirmationStates } from "./confirmationStates.js";
 import type { ServerFactoryContext } from "./httpHandler.js";
 import {
   type McpResourceProvider,
@@ -56,6 +64,9 @@ function listedTool(tool: ToolDefinition, apps: AppViews | undefined): Tool {
   return meta ? { ...wireTool(tool), _meta: meta } : wireTool(tool);
 }
 
+/** What a 2026-07-28 call answers instead of running: the question, or why it cannot ask. */
+type ModernReply = InputRequiredResult | CallToolResult;
+
 /** Everything the per-request servers share, built once (endpoint.ts). */
 export interface ServerFactoryOptions {
   tools: readonly ToolDefinition[];
@@ -70,6 +81,8 @@ export interface ServerFactoryOptions {
    * the extension; their `ui://` resources are one of `resources`.
    */
   apps?: AppViews;
+  /** Signs and checks the 2026-07-28 confirmation questions' state (confirmationStates.ts). */
+  states?: ConfirmationStates;
   /** Adds to a tool's successful result (the records it returns, linked: resourceLinks.ts). */
   decorateResult?: (
     tool: ToolDefinition | undefined,
@@ -90,7 +103,7 @@ const RESOURCE_CACHE_HINTS = {
 };
 
 export function createServerFactory(options: ServerFactoryOptions) {
-  const { tools, info, logger, runner, decorateResult, apps } = options;
+  const { tools, info, logger, runner, decorateResult, apps, states } = options;
   const providers = options.resources ?? [];
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // What `tools/list` answers, built once per distinct set of visible tools (visibleTools.ts)
@@ -113,6 +126,29 @@ export function createServerFactory(options: ServerFactoryOptions) {
     const terrenoError = normalizeError(error);
     reportFailure(logger, terrenoError, { surface: "mcp", operation });
     return protocolError(terrenoError);
+  }
+
+  /**
+   * The person's answer a 2026-07-28 retry carries, when it carries the state the server issued
+   * for this very call (tool, arguments, caller; unexpired); else the question (again), with a
+   * fresh state. A state that cannot be issued (the key's database away) is an `isError`.
+   */
+  async function modernAnswer(
+    tool: ToolDefinition,
+    args: unknown,
+    reqCtx: ServerContext,
+  ): Promise<{ answer: Answer; reply?: never } | { answer?: never; reply: ModernReply }> {
+    try {
+      const answer = answerOf(reqCtx.mcpReq.inputResponses);
+      const state = reqCtx.mcpReq.requestState();
+      if (answer && (await states?.matches(state, tool.name, args, reqCtx))) return { answer };
+      if (!states) throw new Error("Confirmations need request states (endpoint.ts).");
+      return { reply: askModern(tool, args, await states.mint(tool.name, args, reqCtx)) };
+    } catch (error) {
+      const terrenoError = normalizeError(error);
+      reportFailure(logger, terrenoError, { surface: "mcp", operation: "confirm" });
+      return { reply: errorResult(terrenoError) };
+    }
   }
 
   /** The runner's outcome in MCP's shape: a result, an `isError` result, or a JSON-RPC error. */
@@ -156,8 +192,8 @@ export function createServerFactory(options: ServerFactoryOptions) {
       const tool = byName.get(name);
       const confirmed = await needsConfirmation(tool, caller, args);
       if (confirmed && ctx.era === "modern" && elicitsForms(modernCapabilities(reqCtx))) {
-        const answer = answerOf(reqCtx.mcpReq.inputResponses);
-        if (!answer) return askModern(confirmed, args);
+        const { answer, reply } = await modernAnswer(confirmed, args, reqCtx);
+        if (!answer) return reply;
         if (!answer.yes) return notConfirmed(confirmed, answer.action);
       }
       // The 2025 era asks on the call's own stream, when the session says it can (legacyAsks.ts).
