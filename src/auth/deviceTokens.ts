@@ -6,6 +6,7 @@
  * loginJudge.ts).
  */
 import { randomBytes } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
 import mongoose, { type Connection, Schema, type Types } from "mongoose";
 import type { AnyModel } from "../core/types.js";
 import { hashToken, tokenModel, tokenSchema, validUserIds } from "./tokenCollection.js";
@@ -116,6 +117,18 @@ export function presentedDeviceToken(
     if (name === DEVICE_COOKIE) return value.join("=");
   }
   return undefined;
+}
+
+/**
+ * Whether an answer may carry the device token in its JSON: only to a client that is not a
+ * browser. A browser sends `Origin` (on every POST) or `Sec-Fetch-Site` (on every request, in
+ * current browsers), headers no page script can remove, so an injected script never reads the
+ * token: the browser keeps it as the HttpOnly cookie alone. API clients (curl, SDKs; Node's fetch
+ * sends `Sec-Fetch-Mode` only) send neither and read `data.deviceToken`; any non-browser client
+ * can also take it from the `Set-Cookie` header.
+ */
+export function deviceTokenInBody(headers: IncomingHttpHeaders): boolean {
+  return headers.origin === undefined && headers["sec-fetch-site"] === undefined;
 }
 
 /** The `Set-Cookie` value that keeps `token` in a browser: HttpOnly, SameSite=Strict. */

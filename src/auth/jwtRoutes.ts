@@ -14,6 +14,7 @@ import { clientIp, type LoginGuard } from "../ops/rateLimit.js";
 import {
   createDeviceToken,
   deviceCookie,
+  deviceTokenInBody,
   deviceTokenModel,
   presentedDeviceToken,
 } from "./deviceTokens.js";
@@ -47,6 +48,11 @@ function refuseUnknownKeys(body: Body, allowed: readonly string[], errors: Field
   for (const key of Object.keys(body)) {
     if (!allowed.includes(key)) errors[key] = "is not an allowed field";
   }
+}
+
+/** `{deviceToken}` for an API client; nothing for a browser, which has the HttpOnly cookie. */
+function deviceTokenField(req: Request, deviceToken: string): { deviceToken?: string } {
+  return deviceTokenInBody(req.headers) ? { deviceToken } : {};
 }
 
 const SESSION_ONLY = "This route needs a signed-in session; an access token cannot use it.";
@@ -98,7 +104,7 @@ export function jwtRoutes(
       await options.onLogin?.(toUser(user));
       const tokens = await issueTokens(userModel, options, String(user._id));
       res.setHeader("Set-Cookie", deviceCookie(deviceToken, req.secure));
-      res.json({ data: { ...tokens, deviceToken } });
+      res.json({ data: { ...tokens, ...deviceTokenField(req, deviceToken) } });
     }),
   );
 
@@ -176,7 +182,8 @@ export function jwtRoutes(
       // The client that made the change keeps a known device: a fresh token, as after a login.
       const deviceToken = await createDeviceToken(deviceTokenModel(userModel.db), user.id);
       res.setHeader("Set-Cookie", deviceCookie(deviceToken, req.secure));
-      res.json({ data: { ...(await issueTokens(userModel, options, user.id)), deviceToken } });
+      const tokens = await issueTokens(userModel, options, user.id);
+      res.json({ data: { ...tokens, ...deviceTokenField(req, deviceToken) } });
     }),
   );
 
