@@ -66,8 +66,8 @@ describe("the elicitation answer relay", () => {
         .expect(200)
     ).headers["mcp-session-id"] as string;
 
-  const post = (user: TestUser, sessionId: string, body: unknown) =>
-    fetch(`${server.url}/mcp`, {
+  const post = (user: TestUser, sessionId: string, body: unknown, url = server.url) =>
+    fetch(`${url}/mcp`, {
       method: "POST",
       headers: {
         Authorization: `Bearer ${user.token}`,
@@ -148,6 +148,51 @@ describe("the elicitation answer relay", () => {
     assert.equal(await Todo.exists({ _id: id, deleted: { $ne: true } }), null);
     assert.equal((await post(alice, sessionId, answer(question.id))).status, 400);
     assert.equal(await stored(), 0);
+  });
+
+  test("on another instance, only the asked caller's answer is relayed, once", async () => {
+    const log2 = serverLog();
+    const base2 = todoOptions();
+    const second = new TerrenoApp({
+      userModel: User,
+      auth: { jwt: { secret: JWT_SECRET } },
+      ...log2.appOptions,
+    })
+      .register(modelRouter(Todo, { ...base2, mcp: { ...base2.mcp, confirm: ["delete"] } }))
+      .build();
+    const secondServer = await listen(second);
+    try {
+      const alice = await signUp(app, "alice");
+      const bob = await signUp(app, "bob");
+      const sessionId = await session(alice);
+      const id = (
+        await request(app)
+          .post("/todos")
+          .set("Authorization", `Bearer ${alice.token}`)
+          .send({ title: "relayed delete" })
+          .expect(201)
+      ).body.data.id as string;
+      const call = await post(alice, sessionId, {
+        jsonrpc: "2.0",
+        id: 8,
+        method: "tools/call",
+        params: { name: "todos_delete", arguments: { id } },
+      });
+      const next = messages(call);
+      const question = (await next()) as { id: string };
+      const toSecond = (user: TestUser, body: unknown) =>
+        post(user, sessionId, body, secondServer.url);
+      assert.equal((await toSecond(bob, answer(question.id))).status, 400);
+      assert.equal(await stored(), 0);
+      assert.equal((await toSecond(alice, answer(question.id))).status, 202);
+      assert.equal((await toSecond(alice, answer(question.id))).status, 400);
+      const result = (await next()) as { id: number };
+      assert.equal(result.id, 8);
+      assert.equal(await Todo.exists({ _id: id, deleted: { $ne: true } }), null);
+      assert.deepEqual(log2.serverErrors(), []);
+    } finally {
+      await secondServer.close();
+    }
   });
 
   test("no request above left a server fault in the log", () => {

@@ -24,8 +24,12 @@ import {
 } from "../helpers/mcpClients.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { serverLog } from "./serverLog.js";
 
 useTestDatabase("mcp_confirm");
+
+/** Every app below logs here; the last test checks no request left a server fault. */
+const log = serverLog();
 
 type Result = {
   isError?: boolean;
@@ -35,7 +39,11 @@ type Result = {
 
 describe("confirmations through elicitation", () => {
   const base = todoOptions();
-  const app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+  const app = new TerrenoApp({
+    userModel: User,
+    auth: { jwt: { secret: JWT_SECRET } },
+    ...log.appOptions,
+  })
     .register(
       modelRouter(Todo, {
         ...base,
@@ -157,7 +165,7 @@ describe("confirmations through elicitation", () => {
 describe("2025-era confirmations on the wire", () => {
   const base = todoOptions();
   const build = (confirm: boolean) =>
-    new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+    new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } }, ...log.appOptions })
       .register(
         modelRouter(Todo, {
           ...base,
@@ -300,7 +308,7 @@ describe("2025-era confirmations on the wire", () => {
 describe("2025-era confirmations across two instances", () => {
   const base = todoOptions();
   const build = () =>
-    new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+    new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } }, ...log.appOptions })
       .register(modelRouter(Todo, { ...base, mcp: { ...base.mcp, confirm: ["delete"] } }))
       .build();
   const instances = [build(), build()];
@@ -388,4 +396,8 @@ describe("2025-era confirmations across two instances", () => {
       }
     });
   }
+});
+
+test("no confirmation above left a server fault in the log", () => {
+  assert.deepEqual(log.serverErrors(), []);
 });
