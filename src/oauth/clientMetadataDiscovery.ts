@@ -4,8 +4,12 @@
  * client. This plugin is the provider's client discovery for such ids (`extendOAuthProvider`):
  * it fetches the document (clientMetadataFetch.ts), checks it (clientMetadataDocument.ts) and
  * stores it as a client through the provider's own persistence seam. How long the stored copy
- * is used follows the response's Cache-Control; that freshness lives in MongoDB beside the
- * client (the provider's verification collection), so every instance shares it.
+ * is used follows the response's Cache-Control, within a floor and a ceiling; that freshness
+ * lives in MongoDB beside the client (the provider's verification collection), so every
+ * instance shares it. The outbound work a client_id can cause is bounded: a failed fetch is
+ * remembered there too for a short time (the same bad URL is not fetched again), each client
+ * address has a budget of fetches (clientMetadataBudget.ts), and the fetches in flight in this
+ * process are capped (`fetch.slots`).
  */
 import {
   type ClientDiscovery,
@@ -17,6 +21,7 @@ import {
 import { registerClientMetadataDocument } from "@better-auth/oauth-provider/internal";
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError } from "better-auth/api";
+import { spendFetch } from "./clientMetadataBudget.js";
 import {
   clientMetadataFrom,
   freshnessSeconds,
@@ -27,7 +32,7 @@ import {
   type MetadataFetchPolicy,
   metadataDocumentUrl,
 } from "./clientMetadataFetch.js";
-import { ClientMetadataRefusal } from "./clientMetadataRefusal.js";
+import { type ClientMetadataProblem, ClientMetadataRefusal } from "./clientMetadataRefusal.js";
 import { CIMD_DISCOVERY_ID } from "./clientTrust.js";
 
 export interface ClientMetadataSettings {
@@ -36,6 +41,10 @@ export interface ClientMetadataSettings {
   defaultCacheSeconds: number;
   /** The most seconds any document is reused, whatever its response says. */
   maxCacheSeconds: number;
+  /** The fewest seconds a document is reused, even when its response says `no-store`. */
+  minCacheSeconds: number;
+  /** Seconds a refused document (a failed fetch, an invalid document) is not fetched again. */
+  failureCacheSeconds: number;
 }
 
 /** The body field the authorization endpoint's error hook reads the refusal's code from. */
@@ -44,22 +53,31 @@ export const CLIENT_METADATA_ERROR_FIELD = "client_metadata_error";
 type Context = Parameters<ClientDiscovery["resolve"]>[0];
 
 const freshnessKey = (clientId: string) => `terreno-cimd:${clientId}`;
+const failureKey = (clientId: string) => `terreno-cimd-failed:${clientId}`;
 
-interface FreshnessRecord {
+interface RememberedRecord {
   id: string;
+  value: string;
   expiresAt: Date;
 }
 
-async function isFresh(ctx: Context, clientId: string): Promise<boolean> {
-  const record = await ctx.context.adapter.findOne<FreshnessRecord>({
+/** The value remembered under `identifier`, while it has not expired. */
+async function recall(ctx: Context, identifier: string): Promise<string | undefined> {
+  const record = await ctx.context.adapter.findOne<RememberedRecord>({
     model: "verification",
-    where: [{ field: "identifier", value: freshnessKey(clientId) }],
+    where: [{ field: "identifier", value: identifier }],
   });
-  return record !== null && new Date(record.expiresAt).getTime() > Date.now();
+  const live = record !== null && new Date(record.expiresAt).getTime() > Date.now();
+  return live ? record.value : undefined;
 }
 
-async function rememberFreshness(ctx: Context, clientId: string, seconds: number): Promise<void> {
-  const identifier = freshnessKey(clientId);
+/** Remembers `value` under `identifier` for `seconds` (0: forgets it). */
+async function remember(
+  ctx: Context,
+  identifier: string,
+  value: string,
+  seconds: number,
+): Promise<void> {
   await ctx.context.adapter.deleteMany({
     model: "verification",
     where: [{ field: "identifier", value: identifier }],
@@ -69,12 +87,23 @@ async function rememberFreshness(ctx: Context, clientId: string, seconds: number
     model: "verification",
     data: {
       identifier,
-      value: "fresh",
+      value,
       expiresAt: new Date(Date.now() + seconds * 1000),
       createdAt: new Date(),
       updatedAt: new Date(),
     },
   });
+}
+
+/** A failure remembered for `clientId`, as the refusal it was. */
+async function rememberedFailure(
+  ctx: Context,
+  clientId: string,
+): Promise<ClientMetadataRefusal | undefined> {
+  const value = await recall(ctx, failureKey(clientId));
+  if (value === undefined) return undefined;
+  const { code, message } = JSON.parse(value) as { code: ClientMetadataProblem; message: string };
+  return new ClientMetadataRefusal(code, message, { detail: "a failure remembered, not fetched" });
 }
 
 /** At the authorization endpoint, the redirect URI asked for must be one the document lists. */
@@ -85,11 +114,41 @@ function requestedRedirectUri(ctx: Context): string | undefined {
 }
 
 function asApiError(refusal: ClientMetadataRefusal): APIError {
+  const seconds = refusal.extra.retryAfterSeconds;
+  if (seconds !== undefined) {
+    return new APIError(
+      "TOO_MANY_REQUESTS",
+      {
+        error: "temporarily_unavailable",
+        error_description: `Client ID Metadata Document not fetched: ${refusal.message}`,
+        [CLIENT_METADATA_ERROR_FIELD]: refusal.code,
+      },
+      { "Retry-After": String(seconds) },
+    );
+  }
   return new APIError("BAD_REQUEST", {
     error: "invalid_client",
     error_description: `Client ID Metadata Document refused: ${refusal.message}`,
     [CLIENT_METADATA_ERROR_FIELD]: refusal.code,
   });
+}
+
+/** Fetches and checks the document; a refusal of the document itself is remembered. */
+async function fetchChecked(ctx: Context, settings: ClientMetadataSettings, clientId: string) {
+  const url = metadataDocumentUrl(clientId);
+  const remembered = await rememberedFailure(ctx, clientId);
+  if (remembered) throw remembered;
+  await spendFetch();
+  try {
+    const fetched = await fetchMetadataDocument(url, settings.fetch);
+    return { fetched, metadata: clientMetadataFrom(fetched.body, clientId) };
+  } catch (error) {
+    if (error instanceof ClientMetadataRefusal && !error.extra.transient) {
+      const value = JSON.stringify({ code: error.code, message: error.message });
+      await remember(ctx, failureKey(clientId), value, settings.failureCacheSeconds);
+    }
+    throw error;
+  }
 }
 
 async function resolveDocument(
@@ -98,10 +157,8 @@ async function resolveDocument(
   clientId: string,
   existing: SchemaClient<Scope[]> | null,
 ): Promise<SchemaClient<Scope[]>> {
-  if (existing && (await isFresh(ctx, clientId))) return existing;
-  const url = metadataDocumentUrl(clientId);
-  const fetched = await fetchMetadataDocument(url, settings.fetch);
-  const metadata = clientMetadataFrom(fetched.body, clientId);
+  if (existing && (await recall(ctx, freshnessKey(clientId))) !== undefined) return existing;
+  const { fetched, metadata } = await fetchChecked(ctx, settings, clientId);
   const redirectUri = requestedRedirectUri(ctx);
   if (redirectUri !== undefined && !listsRedirectUri(metadata, redirectUri)) {
     throw new ClientMetadataRefusal(
@@ -116,12 +173,12 @@ async function resolveDocument(
     clientDiscoveryId: CIMD_DISCOVERY_ID,
     existingClient: existing ?? undefined,
   });
-  const seconds = freshnessSeconds(
-    fetched.cacheControl,
-    settings.defaultCacheSeconds,
-    settings.maxCacheSeconds,
+  // A floor even for `no-store`: otherwise every request naming the URL fetches it again.
+  const seconds = Math.max(
+    settings.minCacheSeconds,
+    freshnessSeconds(fetched.cacheControl, settings.defaultCacheSeconds, settings.maxCacheSeconds),
   );
-  await rememberFreshness(ctx, clientId, seconds);
+  await remember(ctx, freshnessKey(clientId), "fresh", seconds);
   return client;
 }
 
@@ -135,7 +192,7 @@ function discovery(settings: ClientMetadataSettings): ClientDiscovery {
         return await resolveDocument(ctx, settings, clientId, existing);
       } catch (error) {
         if (!(error instanceof ClientMetadataRefusal)) throw error;
-        ctx.context.logger.warn(`Client ID Metadata Document ${clientId}: ${error.message}`);
+        ctx.context.logger.warn(`Client ID Metadata Document ${clientId}: ${error.logLine}`);
         throw asApiError(error);
       }
     },

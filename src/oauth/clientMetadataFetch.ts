@@ -6,12 +6,12 @@
  */
 import type { AddressPolicy } from "../http/addressPolicy.js";
 import {
-  type FenceReason,
   FenceRefusal,
+  type FetchSlots,
   fencedFetch,
   type ResolvedAddress,
 } from "../http/fencedFetch.js";
-import { type ClientMetadataProblem, ClientMetadataRefusal } from "./clientMetadataRefusal.js";
+import { ClientMetadataRefusal } from "./clientMetadataRefusal.js";
 
 export interface MetadataFetchPolicy {
   addresses: AddressPolicy;
@@ -21,6 +21,8 @@ export interface MetadataFetchPolicy {
   timeoutMs: number;
   /** Host name resolution; default the system resolver (dns.lookup, every address). */
   resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
+  /** The cap on fetches in flight in this process; over it a fetch is refused at once. */
+  slots?: FetchSlots;
 }
 
 export interface FetchedDocument {
@@ -50,17 +52,13 @@ export function metadataDocumentUrl(clientId: string): URL {
   return url;
 }
 
-const PROBLEM_OF: Record<FenceReason, ClientMetadataProblem> = {
-  protocol: "client_metadata_url",
-  address: "client_metadata_address",
-  unreachable: "client_metadata_unreachable",
-  status: "client_metadata_unreachable",
-  aborted: "client_metadata_unreachable",
-  busy: "client_metadata_unreachable",
-  redirected: "client_metadata_redirected",
-  timeout: "client_metadata_timeout",
-  too_large: "client_metadata_too_large",
-};
+/** The one refusal of every fetch failure; the detail only goes to the log. */
+const unfetchable = (detail: string, transient = false) =>
+  new ClientMetadataRefusal(
+    "client_metadata_unreachable",
+    "the document could not be fetched as a JSON document",
+    { detail, transient },
+  );
 
 /** GETs the document; throws a ClientMetadataRefusal for every reason it is not used. */
 export async function fetchMetadataDocument(
@@ -72,7 +70,7 @@ export async function fetchMetadataDocument(
     response = await fencedFetch(url, { ...policy, accept: "application/json" });
   } catch (error) {
     if (error instanceof FenceRefusal) {
-      throw new ClientMetadataRefusal(PROBLEM_OF[error.reason], error.message);
+      throw unfetchable(`${error.reason}: ${error.message}`, error.reason === "busy");
     }
     throw error;
   }
@@ -80,9 +78,6 @@ export async function fetchMetadataDocument(
     const body: unknown = JSON.parse(response.bytes.toString("utf8"));
     return { body, cacheControl: response.cacheControl };
   } catch {
-    throw new ClientMetadataRefusal(
-      "client_metadata_invalid",
-      `${url.href} is not a JSON document`,
-    );
+    throw unfetchable(`${url.href}: the body is not JSON`);
   }
 }

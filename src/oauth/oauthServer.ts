@@ -17,9 +17,11 @@ import type { Connection } from "mongoose";
 import type { TerrenoPlugin } from "../app/types.js";
 import { registerGrantRevoker } from "../auth/grantRevocation.js";
 import { MCP_SCOPES } from "../core/scopes.js";
-import type { AnyModel } from "../core/types.js";
+import type { AnyModel, RateLimitWindow } from "../core/types.js";
 import { addressPolicy } from "../http/addressPolicy.js";
+import { fetchSlots } from "../http/fencedFetch.js";
 import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
+import { createRateLimit, type RateLimits } from "../ops/rateLimit.js";
 import { oauthAccessTokenProvider } from "./accessTokens.js";
 import {
   createOAuthInstance,
@@ -27,6 +29,7 @@ import {
   type OAuthInstanceSettings,
   oauthPlugins,
 } from "./authInstance.js";
+import { clientMetadataBudget } from "./clientMetadataBudget.js";
 import type { ClientMetadataSettings } from "./clientMetadataDiscovery.js";
 import { prepareConnectionMarks } from "./connectionMarks.js";
 import { connectionRoutes } from "./connectionRoutes.js";
@@ -109,6 +112,28 @@ export interface ClientMetadataDocumentOptions {
   defaultCacheSeconds?: number;
   /** Most seconds a document is reused, whatever its Cache-Control says. Default 86400. */
   maxCacheSeconds?: number;
+  /**
+   * Fewest seconds a document is reused, even when its response says `no-store` or
+   * `no-cache`, so a client_id cannot make every request fetch again. Default 60.
+   */
+  minCacheSeconds?: number;
+  /**
+   * Seconds a refused document (no answer, an error status, not a valid document…) is
+   * remembered and not fetched again. Default 60.
+   */
+  failureCacheSeconds?: number;
+  /**
+   * Documents fetched on behalf of one client address (its `clientIp`), per window, counted
+   * only when a fetch happens, in the app's rate-limit store. Over it the request is refused
+   * with 429 (the authorization endpoint shows the problem page). Default 10 per 60 s; `false`
+   * for none.
+   */
+  fetchesPerIp?: RateLimitWindow | false;
+  /**
+   * Fetches in flight at once in this process; one more is refused at once rather than
+   * holding another socket for the whole timeout. Default 8.
+   */
+  maxConcurrentFetches?: number;
 }
 
 export interface OAuthServerPlugin extends TerrenoPlugin {
@@ -155,21 +180,53 @@ const positive = (name: string, value: number | undefined, fallback: number): nu
   return chosen;
 };
 
+const chosenDocumentOptions = (option: OAuthServerOptions["clientMetadataDocuments"]) =>
+  option === false ? undefined : option === true || option === undefined ? {} : option;
+
 function clientMetadataSettings(
   option: OAuthServerOptions["clientMetadataDocuments"],
 ): ClientMetadataSettings | undefined {
-  if (option === false) return undefined;
-  const chosen = option === true || option === undefined ? {} : option;
+  const chosen = chosenDocumentOptions(option);
+  if (!chosen) return undefined;
+  const concurrent = positive("maxConcurrentFetches", chosen.maxConcurrentFetches, 8);
+  if (!Number.isInteger(concurrent) || concurrent < 1) {
+    throw new Error(
+      "oauthServer: clientMetadataDocuments.maxConcurrentFetches must be an integer >= 1.",
+    );
+  }
+  const maxCacheSeconds = positive("maxCacheSeconds", chosen.maxCacheSeconds, 86_400);
   return {
     fetch: {
       addresses: addressPolicy(chosen.allowAddresses),
       ca: chosen.ca,
       maxBytes: positive("maxBytes", chosen.maxBytes, 5120),
       timeoutMs: positive("timeoutMs", chosen.timeoutMs, 5000),
+      slots: fetchSlots(concurrent),
     },
     defaultCacheSeconds: positive("defaultCacheSeconds", chosen.defaultCacheSeconds, 300),
-    maxCacheSeconds: positive("maxCacheSeconds", chosen.maxCacheSeconds, 86_400),
+    maxCacheSeconds,
+    minCacheSeconds: Math.min(
+      positive("minCacheSeconds", chosen.minCacheSeconds, 60),
+      maxCacheSeconds,
+    ),
+    failureCacheSeconds: positive("failureCacheSeconds", chosen.failureCacheSeconds, 60),
   };
+}
+
+const DEFAULT_FETCHES_PER_IP: RateLimitWindow = { points: 10, duration: 60 };
+
+/** The per-address budget of document fetches, on the app's rate-limit store when it has one. */
+function fetchBudget(
+  option: OAuthServerOptions["clientMetadataDocuments"],
+  rateLimits: RateLimits | undefined,
+) {
+  const window = chosenDocumentOptions(option)?.fetchesPerIp ?? DEFAULT_FETCHES_PER_IP;
+  if (window === false) return undefined;
+  const name = "oauth_cimd_fetch_ip";
+  const limit = rateLimits
+    ? rateLimits.limiter(name, window)
+    : createRateLimit({ name, ...window });
+  return clientMetadataBudget(limit);
 }
 
 function settingsFrom(options: OAuthServerOptions): OAuthInstanceSettings {
@@ -302,6 +359,11 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
       // points: its store is shared by every instance (Better Auth's own limiter is off).
       const perIpLimit = ctx.rateLimits?.authRoutes(settings.basePath, RATE_LIMITED_OAUTH_ROUTES);
       if (perIpLimit) app.use(perIpLimit);
+      // Client ID Metadata Document fetches spend the caller's address's budget (per window).
+      const budget = settings.clientMetadata
+        ? fetchBudget(options.clientMetadataDocuments, ctx.rateLimits)
+        : undefined;
+      if (budget) app.use(settings.basePath, budget);
       // The pages first: the library's handler below owns everything else under basePath.
       app.use(
         settings.basePath,

@@ -25,6 +25,8 @@ const MESSAGES: Record<string, string> = {
   client_metadata_address:
     "This application's description is on a private or local network address, which this server does not contact.",
   client_metadata_unreachable: "This application's description could not be fetched.",
+  client_metadata_rate_limited:
+    "Too many application descriptions were fetched for your network address. Wait a minute and try again.",
   client_metadata_timeout: "This application's description took too long to fetch.",
   client_metadata_too_large: "This application's description is larger than this server accepts.",
   client_metadata_redirected:

@@ -2,9 +2,11 @@
  * Client ID Metadata Documents end to end: the official MCP SDK clients (v1 and v2) sign in with
  * a `clientMetadataUrl` served over https by a local test host (self-signed certificate trusted
  * through the `ca` option, 127.0.0.1 through the allow list), get a token and call a tool. Then
- * each refusal (http URL, private address, another client_id, an unlisted redirect URI, an
- * oversize document, a redirect, a timeout) lands on the server's problem page with its own
- * code, and registers nothing; and the document's Cache-Control decides when it is fetched again.
+ * each refusal (http URL, another client_id, an unlisted redirect URI) lands on the server's
+ * problem page with its own code, and registers nothing, while every failure of the fetch itself
+ * (private address, oversize document, redirect, timeout, error status) is one code with one
+ * message, so the answer does not tell which ports are open; and the document's Cache-Control
+ * decides when it is fetched again, within a floor.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -119,6 +121,8 @@ describe("Client ID Metadata Documents", () => {
         allowAddresses: ["127.0.0.1"],
         ca: [host.cert],
         timeoutMs: 3000,
+        // This suite fetches many documents from one address; the budget has its own tests.
+        fetchesPerIp: false,
       },
     });
     await signUp(server.url, EMAIL);
@@ -223,14 +227,14 @@ describe("Client ID Metadata Documents", () => {
     },
     {
       name: "a private address",
-      code: "client_metadata_address",
-      message: /private or local network address/,
+      code: "client_metadata_unreachable",
+      message: /could not be fetched/,
       setup: () => ({ clientId: "https://10.0.0.7/client.json" }),
     },
     {
       name: "a loopback address not on the allow list",
-      code: "client_metadata_address",
-      message: /private or local network address/,
+      code: "client_metadata_unreachable",
+      message: /could not be fetched/,
       setup: () => ({ clientId: `https://[::1]:${host.port}/refuse/v6.json` }),
     },
     {
@@ -255,8 +259,8 @@ describe("Client ID Metadata Documents", () => {
     },
     {
       name: "an oversize document (streamed, no Content-Length)",
-      code: "client_metadata_too_large",
-      message: /larger than this server accepts/,
+      code: "client_metadata_unreachable",
+      message: /could not be fetched/,
       setup: () => {
         const url = `${host.origin}/refuse/large.json`;
         host.route("/refuse/large.json", (_req, res) => {
@@ -270,8 +274,8 @@ describe("Client ID Metadata Documents", () => {
     },
     {
       name: "a redirect response",
-      code: "client_metadata_redirected",
-      message: /redirects elsewhere/,
+      code: "client_metadata_unreachable",
+      message: /could not be fetched/,
       setup: () => {
         const url = `${host.origin}/refuse/moved.json`;
         host.route("/refuse/moved.json", (_req, res) => {
@@ -281,9 +285,26 @@ describe("Client ID Metadata Documents", () => {
       },
     },
     {
+      name: "an error status",
+      code: "client_metadata_unreachable",
+      message: /could not be fetched/,
+      setup: () => ({ clientId: `${host.origin}/refuse/not-there.json` }),
+    },
+    {
+      name: "a body that is not JSON",
+      code: "client_metadata_unreachable",
+      message: /could not be fetched/,
+      setup: () => {
+        host.route("/refuse/html.json", (_req, res) => {
+          res.writeHead(200, { "content-type": "text/html" }).end("<h1>hi</h1>");
+        });
+        return { clientId: `${host.origin}/refuse/html.json` };
+      },
+    },
+    {
       name: "a host that never answers",
-      code: "client_metadata_timeout",
-      message: /took too long/,
+      code: "client_metadata_unreachable",
+      message: /could not be fetched/,
       setup: () => {
         host.route("/refuse/slow.json", () => {});
         return { clientId: `${host.origin}/refuse/slow.json` };
@@ -303,6 +324,46 @@ describe("Client ID Metadata Documents", () => {
     });
   }
 
+  test("every fetch failure gives the client the same answer: no port-scan oracle", async () => {
+    host.route("/oracle/moved.json", (_req, res) => {
+      res.writeHead(301, { location: `${host.origin}/clients/v1.json` }).end();
+    });
+    host.route("/oracle/large.json", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end("x".repeat(6000));
+    });
+    const answers = new Set<string>();
+    for (const clientId of [
+      `${host.origin}/oracle/moved.json`,
+      `${host.origin}/oracle/large.json`,
+      `${host.origin}/oracle/missing.json`,
+      // A closed port on an allowed address, and a refused (private) one.
+      "https://127.0.0.1:1/oracle/closed.json",
+      "https://10.0.0.7/oracle/private.json",
+    ]) {
+      const response = await fetch(`${server.url}/oauth/oauth2/revoke`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token: "whatever", client_id: clientId }).toString(),
+      });
+      const body = (await response.json()) as Record<string, unknown>;
+      const description = String(body.error_description).replace(clientId, "<url>");
+      answers.add(`${response.status} ${body.error} ${body.client_metadata_error} ${description}`);
+    }
+    assert.equal(answers.size, 1, [...answers].join("\n"));
+    assert.match([...answers][0], /^400 invalid_client client_metadata_unreachable /);
+  });
+
+  test("a failed fetch is remembered: the same URL is not fetched again at once", async () => {
+    const url = `${host.origin}/remembered/missing.json`;
+    for (let round = 0; round < 3; round++) {
+      assert.equal(
+        await authorize(url),
+        `${server.url}/oauth/problem?error=client_metadata_unreachable`,
+      );
+    }
+    assert.equal(host.hits("/remembered/missing.json"), 1);
+  });
+
   test("a document is fetched again only when its Cache-Control says so", async () => {
     const cached = `${host.origin}/cache/max-age.json`;
     host.route(
@@ -319,7 +380,11 @@ describe("Client ID Metadata Documents", () => {
       assert.match(await authorize(uncached), /\/oauth\/login\?/);
     }
     assert.equal(host.hits("/cache/max-age.json"), 1, "max-age=600: fetched once");
-    assert.equal(host.hits("/cache/no-store.json"), 2, "no-store: fetched every time");
+    assert.equal(
+      host.hits("/cache/no-store.json"),
+      1,
+      "no-store: reused for the floor (minCacheSeconds), not fetched on every request",
+    );
   });
 });
 
