@@ -1,0 +1,66 @@
+/**
+ * The claim primitive (src/ops/claimCounter.ts) under races: concurrent claimers on TWO pooled
+ * connections (two instances' worth), on the suite's database (FerretDB 1.x unless MONGODB_URI
+ * is set), where an `$inc` over the same pools loses counts. Claims rest on `_id` uniqueness,
+ * which FerretDB keeps across connections, so these counts are exact there and on MongoDB.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import mongoose, { type Connection } from "mongoose";
+import { ClaimStore } from "../../src/ops/claimCounter.js";
+import { useTestDatabase } from "../helpers/database.js";
+
+const database = useTestDatabase("ops_claim_counter");
+
+describe("claims across two pooled connections", () => {
+  let other: Connection;
+  before(async () => {
+    other = await mongoose
+      .createConnection(database.current().uri, { maxPoolSize: 20 })
+      .asPromise();
+  });
+  after(() => other.close());
+
+  const stores = () => [ClaimStore.on(mongoose.connection), ClaimStore.on(other)];
+  const later = () => new Date(Date.now() + 60_000);
+
+  test("50 concurrent claims of a 10-slot series: exactly slots 1…10 are handed out, once each", async () => {
+    const [a, b] = stores();
+    const got = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 === 0 ? a : b).claimNext("race", "round0", 10, later(), []),
+      ),
+    );
+    const claimed = got.filter((n): n is number => n !== undefined).sort((x, y) => x - y);
+    assert.deepEqual(claimed, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.equal((await a.claims("race")).length, 10);
+  });
+
+  test("one id claimed by 20 racers at once: exactly one wins", async () => {
+    const [a, b] = stores();
+    const wins = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? a : b).claimAt("once", "key", 1, later(), { by: i }),
+      ),
+    );
+    assert.equal(wins.filter(Boolean).length, 1);
+  });
+
+  test("an expired claim is ignored and its slot claimed again; release and clear refund", async () => {
+    const [a] = stores();
+    assert.equal(await a.claimAt("expiry", "s", 1, new Date(Date.now() - 1000)), true);
+    assert.deepEqual(await a.claims("expiry"), []);
+    assert.equal(await a.claimNext("expiry", "s", 2, later(), []), 1);
+    assert.equal(await a.claimNext("expiry", "s", 2, later(), [1]), 2);
+    assert.equal(await a.claimNext("expiry", "s", 2, later(), []), undefined);
+    await a.release("expiry", "s", 1);
+    assert.equal(await a.claimNext("expiry", "s", 2, later(), []), 1);
+    await a.clear("expiry");
+    assert.deepEqual(await a.claims("expiry"), []);
+  });
+
+  test("a group or series with | is refused, so ids never collide", async () => {
+    const [a] = stores();
+    await assert.rejects(() => a.claimAt("a|b", "s", 1, later()), /\|/);
+  });
+});
