@@ -15,6 +15,13 @@ import type { AnyModel } from "../core/types.js";
 import { ISSUED_AT_MS_CLAIM, useConnection } from "./connectionMarks.js";
 import { APP_USER_ID_CLAIM } from "./sessionBridge.js";
 
+/**
+ * Leeway for `exp` and `nbf`: this server issued the token itself (its own clock, or its
+ * instances' synchronized ones), so the 30 s meant for outside issuers would only stretch the
+ * lifetime the app chose (`accessTokenTtlSeconds`).
+ */
+const CLOCK_TOLERANCE_SECONDS = 2;
+
 /** Seconds between two reloads of the key set for an unknown `kid` (a rotated key). */
 const RELOAD_COOLDOWN_MS = 30_000;
 
@@ -59,6 +66,7 @@ export function oauthAccessTokenProvider(options: OAuthAccessTokenOptions): Auth
     issuer: options.issuer,
     audience: options.resource,
     keys: reloadingKeySet(options.loadJwks),
+    clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
     userFromClaims: async (claims) => {
       const appUserId = claims[APP_USER_ID_CLAIM];
       if (typeof appUserId !== "string") throw unauthenticated("The token names no user.");

@@ -159,7 +159,8 @@ describe("the built-in authorization server, over HTTP", () => {
     const claims = decodeJwt(token);
     assert.equal(claims.aud, server.mcpUrl);
     assert.equal(claims.iss, server.url);
-    assert.equal(claims.scope, "mcp:read mcp:write");
+    // A client registered for the refresh_token grant is given offline_access (#33.15).
+    assert.equal(claims.scope, "mcp:read mcp:write offline_access");
     assert.equal(claims[APP_USER_ID_CLAIM], userId);
   });
 
@@ -237,7 +238,7 @@ describe("the built-in authorization server, over HTTP", () => {
     // A client this person has not consented to yet: an earlier consent would skip the page.
     const client = await registerClient(server.url);
     const token = await tokenFor("mcp:read mcp:write", { decision: "allow-read", client });
-    assert.equal(decodeJwt(token).scope, "mcp:read");
+    assert.equal(decodeJwt(token).scope, "mcp:read offline_access");
     const post = await request(server.app)
       .post("/todos")
       .set("Authorization", `Bearer ${token}`)
