@@ -115,8 +115,11 @@ export function askModern(
   });
 }
 
-/** How long a 2025-era question waits for the person (the SDK's own wait for such questions). */
-export const LEGACY_ASK_TIMEOUT_MS = 10 * 60_000;
+/**
+ * How long a question waits for the person (the SDK's own wait for 2025-era questions); a
+ * 2026-07-28 question's state expires after as long.
+ */
+export const QUESTION_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * The 2025-era question: `elicitation/create` related to the call (so it travels on the call's
@@ -140,7 +143,7 @@ export async function askLegacy(
       },
       {
         relatedRequestId: ctx.mcpReq.id,
-        timeout: LEGACY_ASK_TIMEOUT_MS,
+        timeout: QUESTION_TIMEOUT_MS,
         signal: ctx.mcpReq.signal,
       },
     );

@@ -3,10 +3,14 @@
  * `requestState` (the SDK's `createRequestStateCodec`, HMAC-SHA256): it names the tool and the
  * hash of the arguments' canonical JSON (RFC 8785), is bound to the caller, and expires with
  * the question (10 minutes). A retry's accepted answer counts only with such a state for the
- * very same tool, arguments and caller; a confirmation for todo A cannot delete todo B, a
- * first call cannot carry its own "yes", and another caller's or an expired state is no
- * state. The key is derived from the app's JWT secret (else kept in the app's database), so
+ * very same tool, arguments and caller, once; a confirmation for todo A cannot delete todo B,
+ * a first call cannot carry its own "yes", a replayed answer runs nothing again, and another
+ * caller's or an expired state is no state. The key is derived from the app's JWT secret (else kept in the app's database), so
  * every instance honours what any of them issued.
+ *
+ * The state is checked in the `tools/call` handler, not through the SDK's
+ * `requestState.verify` hook: the hook refuses a bad state with a bare `-32602`, where here a
+ * state that does not fit this call simply asks the person again, with a fresh one.
  */
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
 import {
@@ -19,13 +23,15 @@ import type { Connection } from "mongoose";
 import { TerrenoError } from "../core/errors.js";
 import { callerKey } from "../ops/rateLimit.js";
 import type { McpCaller } from "./caller.js";
-import { LEGACY_ASK_TIMEOUT_MS } from "./confirm.js";
+import { QUESTION_TIMEOUT_MS } from "./confirm.js";
 
 /** What a question's state says it asked about. */
 interface AskedAbout {
   tool: string;
   /** SHA-256 of the arguments' canonical JSON. */
   args: string;
+  /** Makes every question's state its own, so redeeming one never spends another. */
+  nonce: string;
 }
 
 export interface ConfirmationStates {
@@ -33,9 +39,11 @@ export interface ConfirmationStates {
   mint(tool: string, args: unknown, ctx: ServerContext): Promise<string>;
   /**
    * Whether `state` (what the retry echoed) was issued for this tool, these arguments and this
-   * caller, and is unexpired. Anything else, a forgery included, is false, never a throw.
+   * caller, is unexpired, and was not redeemed before; it is then redeemed, so one question's
+   * answer runs one call. Anything else, a forgery included, is false; a throw only means the
+   * database could not record the redemption.
    */
-  matches(state: unknown, tool: string, args: unknown, ctx: ServerContext): Promise<boolean>;
+  redeem(state: unknown, tool: string, args: unknown, ctx: ServerContext): Promise<boolean>;
 }
 
 function argsHash(args: unknown): string {
@@ -50,13 +58,44 @@ function boundTo(ctx: ServerContext): string {
   return `tools/call\0${callerKey(caller?.user, caller?.ip)}`;
 }
 
-export function confirmationStates(key: () => Promise<Uint8Array>): ConfirmationStates {
+/** The states already redeemed, until they expire (no TTL index: FerretDB has none). */
+const REDEEMED = "mcp_confirmation_states";
+
+/** Records `state` as redeemed: false when it was already (a unique insert, atomic everywhere). */
+async function firstRedemption(connection: Connection, state: string): Promise<boolean> {
+  try {
+    const redeemed = connection.db?.collection<{ _id: string; expiresAt: Date }>(REDEEMED);
+    if (!redeemed) throw new Error("The database is not connected.");
+    const now = Date.now();
+    await redeemed.deleteMany({ expiresAt: { $lt: new Date(now) } });
+    const _id = createHash("sha256").update(state).digest("hex");
+    await redeemed.insertOne({ _id, expiresAt: new Date(now + QUESTION_TIMEOUT_MS) });
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 11000) return false;
+    throw unavailable(error);
+  }
+}
+
+function unavailable(cause: unknown): TerrenoError {
+  return new TerrenoError(
+    "database_unavailable",
+    "The confirmation could not be checked: the database is unavailable.",
+    undefined,
+    { cause },
+  );
+}
+
+export function confirmationStates(
+  key: () => Promise<Uint8Array>,
+  connection: Connection,
+): ConfirmationStates {
   let codec: Promise<RequestStateCodec<AskedAbout>> | undefined;
   const getCodec = () => {
     codec ??= key().then((bytes) =>
       createRequestStateCodec<AskedAbout>({
         key: bytes,
-        ttlSeconds: LEGACY_ASK_TIMEOUT_MS / 1000,
+        ttlSeconds: QUESTION_TIMEOUT_MS / 1000,
         bind: boundTo,
       }),
     );
@@ -68,18 +107,21 @@ export function confirmationStates(key: () => Promise<Uint8Array>): Confirmation
   };
   return {
     async mint(tool, args, ctx) {
-      return (await getCodec()).mint({ tool, args: argsHash(args) }, ctx);
+      const nonce = randomBytes(12).toString("base64url");
+      return (await getCodec()).mint({ tool, args: argsHash(args), nonce }, ctx);
     },
-    async matches(state, tool, args, ctx) {
+    async redeem(state, tool, args, ctx) {
       if (typeof state !== "string") return false;
       const states = await getCodec();
+      let asked: AskedAbout | undefined;
       try {
-        const asked = await states.verify(state, ctx);
-        return asked?.tool === tool && asked.args === argsHash(args);
+        asked = await states.verify(state, ctx);
       } catch {
         // Malformed, forged, expired, or bound to another caller.
         return false;
       }
+      if (asked?.tool !== tool || asked.args !== argsHash(args)) return false;
+      return firstRedemption(connection, state);
     },
   };
 }
@@ -113,12 +155,7 @@ export function keyFromDatabase(connection: Connection): () => Promise<Uint8Arra
       if (!found) throw new Error("The confirmations key was not stored.");
       return new Uint8Array(Buffer.from(found.key, "base64"));
     } catch (error) {
-      throw new TerrenoError(
-        "database_unavailable",
-        "The confirmation could not be prepared: the database is unavailable.",
-        undefined,
-        { cause: error },
-      );
+      throw unavailable(error);
     }
   };
 }

@@ -81,7 +81,10 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
   const secret = ctx.options.auth?.jwt?.secret;
   const states =
     confirmed.size > 0
-      ? confirmationStates(secret ? keyFromSecret(secret) : keyFromDatabase(ctx.connection))
+      ? confirmationStates(
+          secret ? keyFromSecret(secret) : keyFromDatabase(ctx.connection),
+          ctx.connection,
+        )
       : undefined;
   const factory = createServerFactory({
     tools: ctx.tools,

@@ -27,7 +27,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { TerrenoError } from "../core/errors.js";
 import type { AnswerRelay } from "./answerRelay.js";
-import { elicitsForms, LEGACY_ASK_TIMEOUT_MS } from "./confirm.js";
+import { elicitsForms, QUESTION_TIMEOUT_MS } from "./confirm.js";
 
 /** The prefix of a session id whose client declared form elicitation at `initialize`. */
 const FORM_SESSION = "terreno-elicit-form.";
@@ -134,7 +134,7 @@ export class LegacyAsks implements QuestionDesk {
     try {
       await this.relay.open(
         { wireId, session: waiting.session, principal: waiting.principal },
-        LEGACY_ASK_TIMEOUT_MS,
+        QUESTION_TIMEOUT_MS,
       );
     } catch (error) {
       // Unrecorded, the question could not be answered on another instance: it is not asked.

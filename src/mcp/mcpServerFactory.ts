@@ -130,8 +130,9 @@ export function createServerFactory(options: ServerFactoryOptions) {
 
   /**
    * The person's answer a 2026-07-28 retry carries, when it carries the state the server issued
-   * for this very call (tool, arguments, caller; unexpired); else the question (again), with a
-   * fresh state. A state that cannot be issued (the key's database away) is an `isError`.
+   * for this very call (tool, arguments, caller; unexpired, unused); else the question (again),
+   * with a fresh state. A state that cannot be issued or redeemed (the database away) is an
+   * `isError`.
    */
   async function modernAnswer(
     tool: ToolDefinition,
@@ -141,7 +142,7 @@ export function createServerFactory(options: ServerFactoryOptions) {
     try {
       const answer = answerOf(reqCtx.mcpReq.inputResponses);
       const state = reqCtx.mcpReq.requestState();
-      if (answer && (await states?.matches(state, tool.name, args, reqCtx))) return { answer };
+      if (answer && (await states?.redeem(state, tool.name, args, reqCtx))) return { answer };
       if (!states) throw new Error("Confirmations need request states (endpoint.ts).");
       return { reply: askModern(tool, args, await states.mint(tool.name, args, reqCtx)) };
     } catch (error) {

@@ -140,6 +140,8 @@ describe("2026-07-28 confirmations are bound to their question", () => {
     assert.equal(done.isError, undefined, JSON.stringify(done));
     assert.equal(done.structuredContent?.data?.deleted, true);
     assert.equal(await exists(id), false);
+    // The answer ran its call: replayed, on either instance, it asks again.
+    askedAgain(await retry(client, id, state), id, state);
   });
 
   test("a confirmation for todo A replayed for todo B asks again; B still exists", async () => {
