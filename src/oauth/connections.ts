@@ -7,7 +7,7 @@ import type { Connection } from "mongoose";
 import type { OAuthInstance } from "./authInstance.js";
 import { clientTrust } from "./clientTrust.js";
 import { connectionMarksOf, markRevoked } from "./connectionMarks.js";
-import { returnTarget } from "./pages.js";
+import { returnTarget, withoutBidiControls } from "./pages.js";
 import { type Context, mirrorUserId } from "./userGrants.js";
 
 /** One connected app, as `GET /auth/connections` lists it. */
@@ -47,6 +47,8 @@ const list = (value: string[] | string | null | undefined): string[] =>
   Array.isArray(value) ? value : typeof value === "string" && value ? value.split(/[ ,]/) : [];
 const time = (value: Date | string | null | undefined): number | undefined =>
   value ? new Date(value).getTime() : undefined;
+const nullable = (text: string | undefined) =>
+  text === undefined ? null : withoutBidiControls(text);
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 const known = (values: Array<number | undefined>) =>
   values.filter((value): value is number => value !== undefined);
@@ -100,9 +102,10 @@ export async function listConnections(
       : [...new Set(tokens.flatMap((token) => list(token.scopes)))];
     apps.push({
       clientId,
-      name: client.name || clientId,
+      // Client-chosen text without bidi controls, which would reorder whatever shows it.
+      name: withoutBidiControls(client.name || clientId),
       trust: clientTrust(client).label,
-      redirectHost: returnTarget(list(client.redirectUris)[0] ?? null)?.label ?? null,
+      redirectHost: nullable(returnTarget(list(client.redirectUris)[0] ?? null)?.label),
       scopes,
       grantedAt: iso(time(consent?.createdAt) ?? earliest(...tokenTimes)),
       lastUsedAt: iso(latest(time(marks.get(clientId)?.lastUsedAt), ...tokenTimes)),

@@ -61,6 +61,12 @@ async function forward(response: globalThis.Response, res: Response): Promise<vo
   sendPage(res, Math.max(response.status, 400), refusalPage(body.error));
 }
 
+/** A sign-in link whose signature fails: expired, or changed on its way. */
+export function sendExpiredLink(res: Response): void {
+  const detail = "This sign-in link has expired or was changed.";
+  sendPage(res, 400, problemPage("Sign-in link expired", detail));
+}
+
 /**
  * A refusal Better Auth throws (its APIError, matched by shape: importing the class costs startup
  * time, as in src/auth/betterAuthProvider.ts). It throws them even with `asResponse: true`.
@@ -89,8 +95,7 @@ export async function callLibrary(
     const refusal = libraryRefusal(error);
     if (!refusal) throw error;
     if (refusal.body.error === "invalid_signature") {
-      const detail = "This sign-in link has expired or was changed.";
-      sendPage(res, 400, problemPage("Sign-in link expired", detail));
+      sendExpiredLink(res);
       return;
     }
     sendPage(res, refusal.status, refusalPage(refusal.body.error));

@@ -19,9 +19,10 @@ import type { OAuthInstance } from "./authInstance.js";
 import { clientViewOf } from "./clientView.js";
 import { field, queryOf } from "./formFields.js";
 import { sameOriginForms } from "./formOrigin.js";
-import { callLibrary, libraryRequest, sendPage } from "./pageResponses.js";
+import { callLibrary, libraryRequest, sendExpiredLink, sendPage } from "./pageResponses.js";
 import { consentPage, problemPage, signInPage } from "./pages.js";
 import { problemMessage } from "./problemMessages.js";
+import { verifiedQuery } from "./signedQuery.js";
 import { signupRoutes } from "./signupRoutes.js";
 
 export interface PageRoutesOptions {
@@ -49,8 +50,11 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
   });
 
   const sameOrigin = sameOriginForms(issuer);
-  const clientOf = (oauthQuery: string) =>
-    clientViewOf(auth(), new URLSearchParams(oauthQuery)).catch(() => undefined);
+  // Who asks and where the code goes, from the signed request only: a changed link shows none.
+  const clientOf = async (oauthQuery: string) => {
+    const params = await verifiedQuery(auth(), oauthQuery).catch(() => undefined);
+    return params ? clientViewOf(auth(), params).catch(() => undefined) : undefined;
+  };
 
   const signupHref = (req: Request, oauthQuery: string) =>
     signup ? `${req.baseUrl}/signup?${oauthQuery}` : undefined;
@@ -151,7 +155,13 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
 
   router.get("/consent", async (req, res) => {
     const oauthQuery = queryOf(req);
-    const params = new URLSearchParams(oauthQuery);
+    // The heading, the scopes and Allow's target come from the request as the provider signed
+    // it; Allow would fail on a changed one anyway.
+    const params = await verifiedQuery(auth(), oauthQuery);
+    if (!params) {
+      sendExpiredLink(res);
+      return;
+    }
     const headers = libraryRequest(req, issuer).headers;
     const session = await auth().api.getSession({ headers });
     const clientId = params.get("client_id");
@@ -159,7 +169,7 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
       sendPage(res, 401, problemPage("Sign-in expired", "Your sign-in has expired."));
       return;
     }
-    const client = await clientOf(oauthQuery);
+    const client = await clientViewOf(auth(), params).catch(() => undefined);
     if (!client) {
       sendPage(res, 400, problemPage("Sign-in refused", problemMessage("invalid_client").message));
       return;
@@ -168,8 +178,7 @@ export function oauthPageRoutes(options: PageRoutesOptions): Router {
     const view = {
       action: req.baseUrl + req.path,
       oauthQuery,
-      // Its redirect URI is unverified here, but Allow posts this same signed query back, and
-      // the provider checks its signature: the code can only go where the page said.
+      // Allow posts this same signed query back: the code can only go where the page said.
       client,
       scopes,
       userEmail: session.user.email,

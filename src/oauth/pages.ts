@@ -1,7 +1,8 @@
 /**
  * The sign-in, consent and problem pages: server-rendered HTML with plain forms, no script and
  * no external asset, so they work under a strict Content-Security-Policy. Every value shown is
- * escaped.
+ * escaped; text a client chose (its name, its redirect URI's host) loses its bidi controls and
+ * sits in a `<bdi>`, so it cannot reorder the words around it.
  */
 import { MCP_READ_SCOPE, MCP_WRITE_SCOPE } from "../core/scopes.js";
 import type { ClientTrust } from "./clientTrust.js";
@@ -26,6 +27,21 @@ const STYLE = `
   .error { color: #b91c1c; background: #fef2f2; padding: .5rem .75rem; border-radius: .375rem; }
   ul { padding-left: 1.25rem; } .muted { color: #78716c; font-size: .85rem; }
 `;
+
+/**
+ * Bidi embedding, override and isolate controls and the direction marks: in a client's name
+ * ("Claude \u202Eedoc") they would make the page show other text than the stored one.
+ */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/** Text a client chose, as shown anywhere: without bidi controls. */
+export const withoutBidiControls = (value: string): string => value.replace(BIDI_CONTROLS, "");
+
+/** A client's text, escaped and without bidi controls, for inside an isolated element. */
+const clientText = (value: string): string => escapeHtml(withoutBidiControls(value));
+
+/** An element of client text, isolated from the direction of the words around it. */
+const isolated = (html: string): string => `<bdi>${html}</bdi>`;
 
 export function page(title: string, body: string): string {
   return `<!DOCTYPE html>
@@ -65,26 +81,29 @@ export interface SignInPage {
   signupHref?: string;
 }
 
-/** "evil.test", or "127.0.0.1:53682 (an app on this computer)". */
+/** "evil.test", or "127.0.0.1:53682 (an app on this computer)", as plain text. */
 function destination(target: ReturnTarget | undefined): string {
   if (!target) return "An application";
-  return `${target.label}${target.local ? " (an app on this computer)" : ""}`;
+  return `${withoutBidiControls(target.label)}${target.local ? " (an app on this computer)" : ""}`;
 }
 
 /** The client's own name, and whether anything vouches for it. */
 function clientLine(client: ClientView): string {
   const trust = client.trust.verified
-    ? `<span id="client-trust">verified</span> by ${escapeHtml(client.trust.host ?? "")}`
+    ? `<span id="client-trust">verified</span> by ${isolated(clientText(client.trust.host ?? ""))}`
     : `<span id="client-trust">unverified</span>: anyone can register this name`;
-  return `<p class="muted">It calls itself <strong id="client-name">${escapeHtml(client.name)}</strong> (${trust}).</p>`;
+  const name = isolated(`<strong id="client-name">${clientText(client.name)}</strong>`);
+  return `<p class="muted">It calls itself ${name} (${trust}).</p>`;
 }
 
 /** Who is asking to connect, as the sign-in and sign-up pages open. */
 export function askingLines(client: ClientView | undefined): string {
-  return client
-    ? `<p><strong id="client-host">${escapeHtml(destination(client.returnTo))}</strong> is asking to connect to your account.</p>
-${clientLine(client)}`
-    : `<p class="muted">An application is asking to connect to your account.</p>`;
+  if (!client) return `<p class="muted">An application is asking to connect to your account.</p>`;
+  const host = isolated(
+    `<strong id="client-host">${escapeHtml(destination(client.returnTo))}</strong>`,
+  );
+  return `<p>${host} is asking to connect to your account.</p>
+${clientLine(client)}`;
 }
 
 export function signInPage(view: SignInPage): string {
@@ -155,7 +174,7 @@ export function returnTarget(redirectUri: string | null): ReturnTarget | undefin
 
 function returnLine(target: ReturnTarget | undefined): string {
   if (!target) return "";
-  const where = `<strong id="return-to">${escapeHtml(target.label)}</strong>`;
+  const where = isolated(`<strong id="return-to">${clientText(target.label)}</strong>`);
   const local = target.local ? " (an app on this computer)" : "";
   return `<p>You will return to ${where}${local}.</p>`;
 }
@@ -173,10 +192,12 @@ export function consentPage(view: ConsentPage): string {
   // The heading names what a self-chosen client name cannot fake: the host that serves a
   // verified client's metadata document (CIMD), else where the code goes.
   const { trust } = view.client;
-  const who = trust.verified && trust.host ? trust.host : destination(view.client.returnTo);
+  const who = withoutBidiControls(
+    trust.verified && trust.host ? trust.host : destination(view.client.returnTo),
+  );
   return page(
     `${who} wants to use your account`,
-    `<h1><span id="consent-host">${escapeHtml(who)}</span> wants to use your account</h1>
+    `<h1>${isolated(`<span id="consent-host">${escapeHtml(who)}</span>`)} wants to use your account</h1>
 ${clientLine(view.client)}
 ${view.userEmail ? `<p class="muted">Signed in as ${escapeHtml(view.userEmail)}</p>` : ""}
 <p>It asks to:</p>

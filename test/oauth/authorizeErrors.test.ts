@@ -164,14 +164,14 @@ describe("the authorization endpoint and its pages, against a self-registered cl
       client,
       "https://evil.test/cb",
     );
-    assert.match(loginPage.text, /<strong id="client-host">evil\.test<\/strong> is asking/);
+    assert.match(loginPage.text, /<strong id="client-host">evil\.test<\/strong><\/bdi> is asking/);
     assert.match(loginPage.text, /<strong id="client-name">Claude Code<\/strong>/);
     assert.match(loginPage.text, /<span id="client-trust">unverified<\/span>/);
     const consent = await browser.get(consentUrl);
     assert.equal(consent.status, 200);
     assert.match(
       consent.text,
-      /<h1><span id="consent-host">evil\.test<\/span> wants to use your account<\/h1>/,
+      /<h1><bdi><span id="consent-host">evil\.test<\/span><\/bdi> wants to use your account<\/h1>/,
     );
     assert.doesNotMatch(consent.text, /<h1>[^<]*Claude Code/);
     assert.match(consent.text, /<span id="client-trust">unverified<\/span>/);

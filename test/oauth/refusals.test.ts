@@ -331,7 +331,7 @@ describe("the built-in authorization server, over HTTP", () => {
     assert.equal(consent.status, 200);
     assert.match(
       consent.text,
-      /You will return to <strong id="return-to">127\.0\.0\.1:53682<\/strong> \(an app on this computer\)\./,
+      /You will return to <bdi><strong id="return-to">127\.0\.0\.1:53682<\/strong><\/bdi> \(an app on this computer\)\./,
     );
     // What is shown is escaped, like every other value on the page.
     const shown = consentPage({
@@ -345,7 +345,10 @@ describe("the built-in authorization server, over HTTP", () => {
       scopes: ["mcp:read"],
       readOnlyChoice: false,
     });
-    assert.match(shown, /<strong id="return-to">evil\.example&quot;&gt;&lt;script&gt;<\/strong>\./);
+    assert.match(
+      shown,
+      /<strong id="return-to">evil\.example&quot;&gt;&lt;script&gt;<\/strong><\/bdi>\./,
+    );
     assert.deepEqual(returnTarget("cursor://anysphere.cursor-retrieval/oauth/callback"), {
       label: "cursor://anysphere.cursor-retrieval",
       local: false,
