@@ -193,6 +193,18 @@ export function loginLockout(options: Required<LoginLockoutOptions>, logger: Log
     return longest > 0 ? retryAfterSeconds(longest) : undefined;
   };
 
+  const safely = async <T>(counter: Counter, step: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await step();
+    } catch (error) {
+      logger.warn(
+        { err: error, scope: counter.name },
+        "terreno-mcp: login lockout store failed; attempt not counted",
+      );
+      return undefined;
+    }
+  };
+
   const attemptOf = (store: ClaimStore, slots: Slot[]): ClaimedAttempt => ({
     async failed() {
       for (const slot of slots) {
@@ -208,18 +220,6 @@ export function loginLockout(options: Required<LoginLockoutOptions>, logger: Log
   });
 
   const uncounted: ClaimedAttempt = { failed: async () => {}, succeeded: async () => {} };
-
-  const safely = async <T>(counter: Counter, step: () => Promise<T>): Promise<T | undefined> => {
-    try {
-      return await step();
-    } catch (error) {
-      logger.warn(
-        { err: error, scope: counter.name },
-        "terreno-mcp: login lockout store failed; attempt not counted",
-      );
-      return undefined;
-    }
-  };
 
   /** Reads every counter, refuses if one is locked, else claims a slot in each (in order). */
   const claim = async (connection: Connection, counters: Counter[]): Promise<AttemptClaim> => {
