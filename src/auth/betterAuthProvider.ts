@@ -7,6 +7,7 @@ import type { Document } from "mongoose";
 import { unauthenticated } from "../core/errors.js";
 import type { AnyModel } from "../core/types.js";
 import type { AuthProvider, RequestHeaders } from "./callerResolver.js";
+import { backfillEmailSkeletons } from "./emailSkeletonBackfill.js";
 import { toUser } from "./userPlugin.js";
 
 /** The fields of a Better Auth user the mapping reads. */
@@ -82,13 +83,20 @@ async function createAppUser(
     const max = (namePath.options as { maxlength?: unknown }).maxlength;
     fields.name = typeof max === "number" ? source.name.slice(0, max) : source.name;
   }
+  await backfillEmailSkeletons(userModel);
   try {
     return await userModel.create(fields);
   } catch (error) {
     // Two first requests raced; the other one created the user.
     const existing = isDuplicateKey(error) ? await findByEmail(userModel, email) : null;
-    if (!existing) throw error;
-    return existing;
+    if (existing) return existing;
+    // Not this email but a lookalike of it (the skeleton's unique index, userPlugin.ts).
+    if (isDuplicateKey(error)) {
+      throw unauthenticated(
+        "This email looks the same as the email of an existing account; sign up with another email.",
+      );
+    }
+    throw error;
   }
 }
 

@@ -3,10 +3,12 @@
  * password hash is `select: false`, so it is hidden on every surface by construction.
  * Its middleware ends every grant of a user (refresh tokens, device tokens, personal access
  * tokens, OAuth grants: grantRevocation.ts) whenever the password hash changes or the user
- * becomes disabled, through whatever route or script makes the change.
+ * becomes disabled, through whatever route or script makes the change. It also keeps the email's
+ * confusable skeleton in a unique field, so no two accounts have lookalike emails.
  */
 import type { Document, Model, Query, Schema } from "mongoose";
 import type { User } from "../core/types.js";
+import { emailSkeleton } from "./emailAddress.js";
 import { revokeUserGrants } from "./grantRevocation.js";
 
 /** Set on a document in `pre("save")` when its save must revoke the user's sessions. */
@@ -138,9 +140,45 @@ export interface AuthUserFields {
   disabled: boolean;
 }
 
+/** The field holding the email's confusable skeleton (emailAddress.ts), hidden everywhere. */
+export const EMAIL_SKELETON = "emailSkeleton";
+
+/**
+ * The email's skeleton, set whenever the email is set (a new user, a changed email, by save or
+ * by an update query), under a unique index: a lookalike of an existing account's email fails
+ * its insert with a duplicate key, atomically under races (FerretDB too: unique inserts are).
+ * Sparse, so users stored before the field existed (without one) still save;
+ * emailSkeletonBackfill.ts gives them theirs.
+ */
+function addEmailSkeleton(schema: Schema): void {
+  schema.add({ [EMAIL_SKELETON]: { type: String, select: false } });
+  schema.index({ [EMAIL_SKELETON]: 1 }, { unique: true, sparse: true });
+  schema.pre("validate", function (this: Document) {
+    if (!this.isNew && !this.isModified("email")) return;
+    const email: unknown = this.get("email");
+    // Never null: a sparse index still holds nulls, and two would collide.
+    this.set(EMAIL_SKELETON, typeof email === "string" ? emailSkeleton(email) : undefined);
+  });
+  for (const op of QUERY_UPDATES) {
+    schema.pre(op, { document: false, query: true }, function (this: Query<unknown, unknown>) {
+      const update = this.getUpdate() as Record<string, unknown> | null;
+      if (!update || Array.isArray(update)) return;
+      const set = update.$set as Record<string, unknown> | undefined;
+      const email = update.email ?? set?.email;
+      if (typeof email !== "string") return;
+      if (op === "replaceOne" || op === "findOneAndReplace") {
+        this.setUpdate({ ...update, [EMAIL_SKELETON]: emailSkeleton(email) });
+      } else {
+        this.set(EMAIL_SKELETON, emailSkeleton(email));
+      }
+    });
+  }
+}
+
 export function authUserPlugin(schema: Schema): void {
   schema.add(authUserFields);
   addSessionRevocation(schema);
+  addEmailSkeleton(schema);
 }
 
 interface UserDocumentLike {
@@ -153,6 +191,7 @@ export function toUser(doc: UserDocumentLike): User {
   const fields =
     typeof doc.toObject === "function" ? doc.toObject({ versionKey: false }) : { ...doc };
   delete fields.passwordHash;
+  delete fields[EMAIL_SKELETON];
   // Reserved for the credential (src/core/scopes.ts): a document field never grants or limits.
   delete fields.scopes;
   delete fields.tokenId;

@@ -80,7 +80,8 @@ export function signupRoutes(context: SignupRouteContext): Router {
       const refusal = normalizeError(error);
       if (refusal.status >= 500) throw error;
       const text =
-        refusal.code === "conflict"
+        // A taken email; a lookalike of one names the email field instead.
+        refusal.code === "conflict" && !refusal.fields
           ? "An account with this email already exists. Sign in instead."
           : refusalText(refusal.fields, refusal.message);
       await show(req, res, refusal.status, oauthQuery, { email, name, error: text });
