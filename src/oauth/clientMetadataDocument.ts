@@ -1,11 +1,13 @@
 /**
  * The checks a fetched Client ID Metadata Document must pass before it becomes a client: it is
  * client metadata (the provider's own schema), its `client_id` is the URL it was fetched from,
- * character for character, it lists redirect URIs, and it describes a public client (no secret,
- * no key: this server offers CIMD clients only `token_endpoint_auth_method: none`, with PKCE).
+ * character for character, its fields are within the length caps (clientMetadataLimits.ts), it
+ * lists redirect URIs, and it describes a public client (no secret, no key: this server offers
+ * CIMD clients only `token_endpoint_auth_method: none`, with PKCE).
  */
 import { type OAuthClient, oauthClientMetadataSchema } from "@better-auth/oauth-provider";
 import { isForbiddenCimdClientMetadataField } from "@better-auth/oauth-provider/internal";
+import { clientMetadataTooLong } from "./clientMetadataLimits.js";
 import { ClientMetadataRefusal } from "./clientMetadataRefusal.js";
 
 const GRANTS = new Set(["authorization_code", "refresh_token"]);
@@ -24,6 +26,8 @@ export function clientMetadataFrom(document: unknown, clientId: string): OAuthCl
       `the document's client_id ${JSON.stringify(fields.client_id)} is not its URL ${clientId}`,
     );
   }
+  const tooLong = clientMetadataTooLong(fields);
+  if (tooLong) throw invalid(tooLong);
   const forbidden = Object.keys(fields).filter(isForbiddenCimdClientMetadataField);
   if (forbidden.length > 0) {
     throw invalid(`a metadata document must not contain ${forbidden.join(", ")}`);

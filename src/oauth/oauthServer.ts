@@ -21,6 +21,7 @@ import type { AnyModel, RateLimitWindow } from "../core/types.js";
 import { addressPolicy } from "../http/addressPolicy.js";
 import { fetchSlots } from "../http/fencedFetch.js";
 import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
+import { rawBodyLimit } from "../http/rawBodyLimit.js";
 import { createRateLimit, type RateLimits } from "../ops/rateLimit.js";
 import { oauthAccessTokenProvider } from "./accessTokens.js";
 import {
@@ -31,6 +32,7 @@ import {
 } from "./authInstance.js";
 import { clientMetadataBudget } from "./clientMetadataBudget.js";
 import type { ClientMetadataSettings } from "./clientMetadataDiscovery.js";
+import { registrationFieldCaps } from "./clientMetadataLimits.js";
 import { prepareConnectionMarks } from "./connectionMarks.js";
 import { connectionRoutes } from "./connectionRoutes.js";
 import { connectionsOpenApi } from "./connectionsOpenApi.js";
@@ -153,6 +155,12 @@ const RATE_LIMITED_OAUTH_ROUTES = [
   "/oauth2/register",
   "/oauth2/token",
 ] as const;
+
+/**
+ * The most bytes of a request body the OAuth library's routes read (registration, token,
+ * revoke, introspect…): a registration with 20 redirect URIs of 2 KB fits.
+ */
+const OAUTH_BODY_LIMIT = 64 * 1024;
 
 /** The endpoints a browser-based client (the Inspector) calls cross-origin, without cookies. */
 const PUBLIC_ENDPOINTS = new Set(["/oauth2/register", "/oauth2/token", "/oauth2/revoke", "/jwks"]);
@@ -379,7 +387,13 @@ export function oauthServer(options: OAuthServerOptions): OAuthServerPlugin {
               : undefined,
         }),
       );
-      app.all(`${settings.basePath}/*splat`, handle);
+      // The library reads the request stream itself, past the app's JSON limit: a limit here.
+      app.post(
+        `${settings.basePath}/oauth2/register`,
+        rawBodyLimit(OAUTH_BODY_LIMIT),
+        registrationFieldCaps(),
+      );
+      app.all(`${settings.basePath}/*splat`, rawBodyLimit(OAUTH_BODY_LIMIT), handle);
     },
     register(app, ctx) {
       connectionsPath = `${(ctx.options.auth?.path ?? "/auth").replace(/\/+$/, "")}/connections`;

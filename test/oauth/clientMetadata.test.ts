@@ -248,6 +248,19 @@ describe("Client ID Metadata Documents", () => {
       },
     },
     {
+      name: "a document with an over-long client_name",
+      code: "client_metadata_invalid",
+      message: /not a valid client metadata document/,
+      setup: () => {
+        const url = `${host.origin}/refuse/long-name.json`;
+        host.route(
+          "/refuse/long-name.json",
+          json(documentFor(url, { client_name: "n".repeat(1000) })),
+        );
+        return { clientId: url };
+      },
+    },
+    {
       name: "a redirect_uri the document does not list",
       code: "client_metadata_redirect_uri",
       message: /does not list/,
