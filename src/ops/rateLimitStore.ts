@@ -68,6 +68,25 @@ function openConnection(connection: Connection): Promise<void> {
   return new Promise((resolve) => connection.once("open", () => resolve()));
 }
 
+/**
+ * FerretDB 1.x applies concurrent updates of one document made over different connections
+ * without isolation, so counters on a pooled connection let bursts through the limit (45 at once
+ * through 30). Said once per connection, with the fix: a connection with `maxPoolSize: 1`.
+ */
+async function warnIfPooledFerretDB(connection: Connection, logger: Logger): Promise<void> {
+  try {
+    const info = await connection.db?.admin().command({ buildInfo: 1 });
+    const maxPoolSize = connection.getClient().options.maxPoolSize;
+    if (typeof info?.ferretdbVersion !== "string" || maxPoolSize === 1) return;
+    logger.warn(
+      { collection: RATE_LIMIT_COLLECTION, ferretdbVersion: info.ferretdbVersion, maxPoolSize },
+      "terreno-mcp: rate-limit counters are on FerretDB over a pooled connection, where concurrent updates are not isolated and bursts can pass the limits; give the store a connection with maxPoolSize: 1 (docs/rate-limits-and-audit.md, FerretDB 1.x)",
+    );
+  } catch {
+    // Only a warning: a server that will not say what it is gets none.
+  }
+}
+
 /** Per connection: resolves (never rejects) with the connection once its indexes were attempted. */
 const prepared = new WeakMap<Connection, Promise<Connection>>();
 /** Connections whose preparation is done: their limiters take the connection itself. */
@@ -105,6 +124,7 @@ function prepareCollection(connection: Connection, logger: Logger): Promise<Conn
         );
       }
     }
+    await warnIfPooledFerretDB(connection, logger);
     preparedDone.add(connection);
     return connection;
   })();

@@ -10,6 +10,7 @@ import mongoose, { type Connection } from "mongoose";
 import request from "supertest";
 import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import type { Logger } from "../../src/core/logger.js";
 import { RATE_LIMIT_COLLECTION, type RateLimitOptions } from "../../src/ops/rateLimit.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
@@ -21,8 +22,13 @@ const database = useTestDatabase("ops_rate_limit_mongo");
 
 const PASSWORD = "correct horse battery";
 
-function instance(rateLimit: RateLimitOptions): TerrenoApp {
-  return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } }, rateLimit })
+function instance(rateLimit: RateLimitOptions, logger?: Logger): TerrenoApp {
+  return new TerrenoApp({
+    userModel: User,
+    auth: { jwt: { secret: JWT_SECRET } },
+    rateLimit,
+    ...(logger ? { logger } : {}),
+  })
     .register(modelRouter(Todo, todoOptions()))
     .register(modelRouter(Food, foodOptions()));
 }
@@ -144,5 +150,39 @@ describe("a dedicated single-connection Mongo store", () => {
     );
     assert.equal(statuses.filter((status) => status === 201).length, 5);
     assert.equal(statuses.filter((status) => status === 429).length, 10);
+  });
+});
+
+describe("a warning for counters on FerretDB over a pooled connection", () => {
+  const warnings: string[] = [];
+  const logger: Logger = {
+    error: () => {},
+    warn: (_object, message) => warnings.push(message ?? ""),
+    info: () => {},
+  };
+  const pooledWarning = (list: string[]) => list.filter((m) => /FerretDB over a pooled/.test(m));
+
+  test('"mongo" on the pooled connection warns on FerretDB (and not on MongoDB); one socket does not', async () => {
+    const info = await mongoose.connection.db?.admin().command({ buildInfo: 1 });
+    const onFerretDB = typeof info?.ferretdbVersion === "string";
+    // Its own connection: the app's default one was prepared (and told) by the suites above.
+    const pooled = await mongoose
+      .createConnection(database.current().uri, { maxPoolSize: 10 })
+      .asPromise();
+    const single = await mongoose
+      .createConnection(database.current().uri, { maxPoolSize: 1 })
+      .asPromise();
+    try {
+      const a = instance({ store: { mongo: pooled } }, logger);
+      a.build();
+      await a.rateLimits.ready();
+      assert.equal(pooledWarning(warnings).length, onFerretDB ? 1 : 0, `${warnings}`);
+      const b = instance({ store: { mongo: single } }, logger);
+      b.build();
+      await b.rateLimits.ready();
+      assert.equal(pooledWarning(warnings).length, onFerretDB ? 1 : 0, `${warnings}`);
+    } finally {
+      await Promise.all([pooled.close(), single.close()]);
+    }
   });
 });
