@@ -85,4 +85,31 @@ describe("registration scopes and refresh tokens", () => {
     });
     assert.equal(tokens.refreshToken, undefined);
   });
+
+  test("a client registered in advance, as the guide shows, signs in with its client id", async () => {
+    // docs/oauth-and-tokens.md: for Claude Code's --client-id when the server cannot fetch its
+    // metadata document. The same request as the guide's curl.
+    const response = await fetch(`${server.url}/oauth/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "Claude Code (registered in advance)",
+        redirect_uris: [CALLBACK],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+        scope: "mcp:read mcp:write",
+      }),
+    });
+    assert.equal(response.status, 201);
+    const created = (await response.json()) as Record<string, unknown>;
+    assert.equal(created.client_secret, undefined, "a public client has no secret");
+    const tokens = await connectByOAuth({
+      base: server.url,
+      clientId: created.client_id as string,
+      email: EMAIL,
+      scope: "mcp:read mcp:write",
+    });
+    assert.ok(tokens.refreshToken);
+  });
 });
