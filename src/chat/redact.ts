@@ -25,7 +25,9 @@ export type PIIKind = "EMAIL" | "PHONE" | "CARD";
  */
 const LOCAL_CHAR = String.raw`[\p{L}\p{M}\p{N}._%+!#$&'*^\x60~-]`;
 /* The local part starts only where a run of its characters starts: trying every position
- * inside a long run again would take time quadratic in its length. */
+ * inside a long run again would take time quadratic in its length. What no address starts
+ * with (markdown's `*`, a backtick, a quote, dots) is then trimmed off the front. */
+const LEADING_PUNCTUATION = /^[!#$&'*^\x60~.]+/;
 const EMAIL = new RegExp(
   String.raw`(?:(?<!${LOCAL_CHAR})${LOCAL_CHAR}+|"(?:[^"\\\r\n]|\\[^\r\n]){1,64}")@` +
     String.raw`(?:[\p{L}\p{M}\p{N}-]+(?:\.[\p{L}\p{M}\p{N}-]+)*\.\p{L}[\p{L}\p{M}]+` +
@@ -149,19 +151,16 @@ function replaceInView(
   return out + text.slice(last);
 }
 
-/** Every match of a global `pattern` that `keep` accepts, replaced by what `keep` gives. */
+/** The spans `keep` makes of the matches of a global `pattern` (undefined: left alone). */
 function matchSpans(
   view: string,
   pattern: RegExp,
-  keep: (match: string, start: number) => string | undefined,
+  keep: (match: string, start: number) => Replacement | undefined,
 ): Replacement[] {
   const spans: Replacement[] = [];
   for (const match of view.matchAll(pattern)) {
-    const start = match.index;
-    const replacement = keep(match[0], start);
-    if (replacement !== undefined) {
-      spans.push({ start, end: start + match[0].length, with: replacement });
-    }
+    const span = keep(match[0], match.index);
+    if (span) spans.push(span);
   }
   return spans;
 }
@@ -232,9 +231,12 @@ export class Redactor {
   redact(text: string): string {
     let out = normalizeText(text);
     out = replaceInView(out, (view, written) =>
-      matchSpans(view, EMAIL, (match, start) =>
-        this.placeholderFor("EMAIL", written(start, start + match.length)),
-      ),
+      matchSpans(view, EMAIL, (match, at) => {
+        // Markdown and quotes before an address (`**ada@…`, `'ada@…'`) stay outside it.
+        const start = at + (LEADING_PUNCTUATION.exec(match)?.[0].length ?? 0);
+        const end = at + match.length;
+        return { start, end, with: this.placeholderFor("EMAIL", written(start, end)) };
+      }),
     );
     out = replaceInView(out, (view, written) =>
       [...view.matchAll(DIGIT_RUN)].flatMap((run) =>
@@ -249,7 +251,8 @@ export class Redactor {
       matchSpans(view, PHONE, (match, start) => {
         const digits = digitCount(match);
         if (digits < 10 || digits > 15) return undefined;
-        return this.placeholderFor("PHONE", written(start, start + match.length));
+        const end = start + match.length;
+        return { start, end, with: this.placeholderFor("PHONE", written(start, end)) };
       }),
     );
   }

@@ -156,6 +156,11 @@ describe("redaction of disguised PII", () => {
       ["mail user@[192.0.2.1] ok", "mail [EMAIL_1] ok"],
       ["mail user@[IPv6:2001:db8::1] ok", "mail [EMAIL_1] ok"],
       ["mail john_doe@example.com ok", "mail [EMAIL_1] ok"],
+      ["mail o'brien@example.com ok", "mail [EMAIL_1] ok"],
+      // Markdown and quotes around an address stay around its placeholder.
+      ["mail **ada@example.com** ok", "mail **[EMAIL_1]** ok"],
+      ["mail `ada@example.com` ok", "mail `[EMAIL_1]` ok"],
+      ["mail 'ada@example.com' ok", "mail '[EMAIL_1]' ok"],
       // A card next to other digits: the Luhn-valid stretch of whole groups is found in the run.
       ["card 4111 1111 1111 1111 12/25 ok", "card [CARD_1] 12/25 ok"],
       ["qty 3 4111 1111 1111 1111 ok", "qty 3 [CARD_1] ok"],
