@@ -102,8 +102,17 @@ async function rememberedFailure(
 ): Promise<ClientMetadataRefusal | undefined> {
   const value = await recall(ctx, failureKey(clientId));
   if (value === undefined) return undefined;
-  const { code, message } = JSON.parse(value) as { code: ClientMetadataProblem; message: string };
-  return new ClientMetadataRefusal(code, message, { detail: "a failure remembered, not fetched" });
+  let remembered: { code?: ClientMetadataProblem; message?: string };
+  try {
+    remembered = JSON.parse(value) as typeof remembered;
+  } catch {
+    return undefined;
+  }
+  return new ClientMetadataRefusal(
+    remembered.code ?? "client_metadata_unreachable",
+    remembered.message ?? "the document could not be fetched as a JSON document",
+    { detail: "a failure remembered, not fetched" },
+  );
 }
 
 /** At the authorization endpoint, the redirect URI asked for must be one the document lists. */
