@@ -175,10 +175,25 @@ function addEmailSkeleton(schema: Schema): void {
   }
 }
 
+/**
+ * FerretDB v1 refuses `findAndModify` with a projection, so code there selects
+ * `+passwordHash` to send none. A second hidden field would turn that into a projection
+ * excluding it: whoever opts into the password hash gets the skeleton too, and still none.
+ */
+function keepProjectionFreeWhenHashSelected(schema: Schema): void {
+  for (const op of ["findOneAndUpdate", "findOneAndReplace", "findOneAndDelete"] as const) {
+    schema.pre(op, function (this: Query<unknown, unknown>) {
+      const fields = this.projection() as Record<string, unknown> | null | undefined;
+      if (fields && "+passwordHash" in fields) this.select(`+${EMAIL_SKELETON}`);
+    });
+  }
+}
+
 export function authUserPlugin(schema: Schema): void {
   schema.add(authUserFields);
   addSessionRevocation(schema);
   addEmailSkeleton(schema);
+  keepProjectionFreeWhenHashSelected(schema);
 }
 
 interface UserDocumentLike {
