@@ -5,6 +5,7 @@
  * Lookalikes that are different characters (a Cyrillic `а`, a dotless `ı`) share a confusable
  * skeleton (`emailSkeleton`), which the user plugin keeps unique.
  */
+import { domainToUnicode } from "node:url";
 import unhomoglyph from "unhomoglyph";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -29,6 +30,14 @@ export function emailProblem(value: unknown): string | undefined {
 }
 
 /**
+ * The domain as mail delivery reads it (IDNA, UTS #46): `xn--` labels decoded and `。` a dot,
+ * so `bücher.de` and `xn--bcher-kva.de` are one host; as written when it is no host name.
+ */
+function deliveryDomain(domain: string): string {
+  return domainToUnicode(domain) || domain;
+}
+
+/**
  * Why `value` is not acceptable for a new account, or undefined: `emailProblem`, and a domain
  * that ends in a dot (`alice@example.com.` names the same host as `alice@example.com`) or has
  * an empty label. Sign-in keeps `emailProblem` alone, so accounts made before still sign in.
@@ -36,7 +45,7 @@ export function emailProblem(value: unknown): string | undefined {
 export function newEmailProblem(value: unknown): string | undefined {
   const problem = emailProblem(value);
   if (problem) return problem;
-  const domain = normalizeEmail(value as string).split("@")[1] ?? "";
+  const domain = deliveryDomain(normalizeEmail(value as string).split("@")[1] ?? "");
   if (domain.endsWith(".")) return "may not end with a dot";
   if (domain.startsWith(".") || domain.includes("..")) return "must be an email address";
   return undefined;
@@ -44,10 +53,18 @@ export function newEmailProblem(value: unknown): string | undefined {
 
 /**
  * The address's confusable skeleton (Unicode UTS #39: NFD, each character mapped to its
- * prototype in Unicode's confusables data, NFD again), taken of the stored form: two addresses
- * with one skeleton look alike (`аlice@` with a Cyrillic а, `alıce@`, `rn` for `m`). Not for
+ * prototype in Unicode's confusables data, NFD again), taken of the stored form with its domain
+ * as mail delivery reads it: two addresses with one skeleton look alike (`аlice@` with a
+ * Cyrillic а, `alıce@`, `rn` for `m`) or reach the same host (`xn--` labels). A dot above an
+ * `i` or `j` (`i̇`, what `İ` lowercases to) shows nothing more, so it is dropped. Not for
  * showing anyone: it only says whether two addresses can be told apart.
  */
 export function emailSkeleton(email: string): string {
-  return unhomoglyph(normalizeEmail(email).normalize("NFD")).normalize("NFD");
+  const normalized = normalizeEmail(email);
+  const at = normalized.lastIndexOf("@");
+  const address =
+    at < 0 ? normalized : normalized.slice(0, at + 1) + deliveryDomain(normalized.slice(at + 1));
+  return unhomoglyph(address.normalize("NFD"))
+    .normalize("NFD")
+    .replace(/([ij])\u0307/g, "$1");
 }

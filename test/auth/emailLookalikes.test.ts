@@ -97,6 +97,8 @@ describe("lookalike emails on POST /auth/signup", () => {
       `alice@example.c${GREEK_OMICRON}m`,
       "alice@exarnple.com",
       `AL${DOTLESS_I}CE@EXAMPLE.COM`,
+      // A Turkish İ lowercases to i with a dot above, which shows as i.
+      "AL\u0130CE@example.com",
     ]) {
       const res = await signup(app, email);
       assert.equal(res.status, 409, `${email}: ${JSON.stringify(res.body)}`);
@@ -113,6 +115,9 @@ describe("lookalike emails on POST /auth/signup", () => {
       /already exists/,
     );
     assert.equal(same.body.fields, undefined);
+    // The same host in its ASCII (punycode) form is the same address.
+    assert.equal((await signup(app, "zoe@bücher.de")).status, 201);
+    assert.equal((await signup(app, "zoe@xn--bcher-kva.de")).status, 409);
     // Different-looking addresses are still free.
     assert.equal((await signup(app, "alicé@example.com")).status, 201);
     assert.equal((await signup(app, "alice2@example.com")).status, 201);
@@ -153,7 +158,7 @@ describe("lookalike emails on POST /auth/signup", () => {
     assert.equal(created, 1);
   });
 
-  test("an email changed by an update query gets its skeleton too", async () => {
+  test("an email changed by an update query or a save gets its skeleton too", async () => {
     const henry = await signup(app, "henry@example.com");
     assert.equal(henry.status, 201);
     const id = henry.body.data.userId as string;
@@ -168,6 +173,12 @@ describe("lookalike emails on POST /auth/signup", () => {
     assert.equal(taken.status, 409, JSON.stringify(taken.body));
     // The old address's skeleton went with it.
     assert.equal((await signup(app, "henry@example.com")).status, 201);
+    // And by save.
+    const doc = await User.findById(id).orFail();
+    doc.set("email", "henry3@example.com");
+    await doc.save();
+    assert.equal((await signup(app, `henry3@ex${CYRILLIC_A}mple.com`)).status, 409);
+    assert.equal((await signup(app, "henry2@example.com")).status, 201);
   });
 });
 
