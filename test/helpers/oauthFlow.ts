@@ -19,6 +19,8 @@ export interface AuthorizeUrlOptions {
   redirectUri?: string;
   /** The MCP resource; default `${base}/mcp`. */
   resource?: string;
+  /** Sent as `state`; the client checks it comes back. */
+  state?: string;
 }
 
 /** The authorization request a client sends the person's browser to. */
@@ -31,6 +33,7 @@ export function authorizeUrl(options: AuthorizeUrlOptions): string {
     code_challenge: options.codeChallenge,
     code_challenge_method: "S256",
     resource: options.resource ?? `${options.base}/mcp`,
+    ...(options.state ? { state: options.state } : {}),
   });
   return `${options.base}/oauth/oauth2/authorize?${query}`;
 }
@@ -53,6 +56,8 @@ export interface ConnectOptions {
   /** The browser, kept across flows (a fresh one by default). */
   cookies?: Cookies;
   decision?: "allow" | "allow-read" | "deny";
+  /** Sent as `state` and checked on the way back. */
+  state?: string;
 }
 
 /**
@@ -67,6 +72,7 @@ export async function connectByOAuth(options: ConnectOptions): Promise<OAuthToke
     clientId: options.clientId,
     codeChallenge: challenge,
     scope: options.scope,
+    state: options.state,
   });
   const landed = await signInAndConsent(url, {
     email: options.email,
@@ -74,8 +80,11 @@ export async function connectByOAuth(options: ConnectOptions): Promise<OAuthToke
     cookies: options.cookies ?? new Cookies(),
     decision: options.decision,
   });
-  const code = landed.location ? new URL(landed.location).searchParams.get("code") : null;
-  assert.ok(code, `no code: ${landed.status} ${landed.location ?? landed.body.slice(0, 200)}`);
+  const back = new URL(landed.location ?? "about:blank");
+  assert.equal(`${back.origin}${back.pathname}`, CALLBACK, `${landed.status} ${landed.body}`);
+  const code = back.searchParams.get("code");
+  assert.ok(code, `no code: ${landed.location}`);
+  if (options.state) assert.equal(back.searchParams.get("state"), options.state);
   const exchanged = await exchangeCode(options.base, {
     code,
     code_verifier: verifier,

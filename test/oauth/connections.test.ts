@@ -8,20 +8,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import request from "supertest";
 import { useTestDatabase } from "../helpers/database.js";
-import { Cookies, signInAndConsent } from "./httpFlow.js";
-import {
-  CALLBACK,
-  exchangeCode,
-  type OAuthTestServer,
-  PASSWORD,
-  pkce,
-  registerClient,
-  startOAuthApp,
-} from "./oauthApp.js";
+import { authorizeUrl, connectByOAuth, mcpStatusWith, refreshOAuth } from "../helpers/oauthFlow.js";
+import { Cookies } from "./httpFlow.js";
+import { type OAuthTestServer, PASSWORD, pkce, registerClient, startOAuthApp } from "./oauthApp.js";
 
 useTestDatabase("oauth-connections");
-
-const ACCEPT = "application/json, text/event-stream";
 
 describe("connected apps", () => {
   let server: OAuthTestServer;
@@ -30,23 +21,14 @@ describe("connected apps", () => {
   });
   after(() => server.close());
 
-  const authorizeUrl = (client: string, challenge: string) =>
-    `${server.url}/oauth/oauth2/authorize?${new URLSearchParams({
-      response_type: "code",
-      client_id: client,
-      redirect_uri: CALLBACK,
-      scope: "mcp:read offline_access",
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      resource: server.mcpUrl,
-    })}`;
-
   /** Where the server sends a browser holding `cookies` that opens the authorization URL. */
   async function firstHop(client: string, cookies: Cookies): Promise<URL> {
-    const response = await fetch(authorizeUrl(client, pkce().challenge), {
-      redirect: "manual",
-      headers: { cookie: cookies.header },
+    const url = authorizeUrl({
+      base: server.url,
+      clientId: client,
+      codeChallenge: pkce().challenge,
     });
+    const response = await fetch(url, { redirect: "manual", headers: { cookie: cookies.header } });
     let location = response.headers.get("location");
     if (!location && response.headers.get("content-type")?.includes("application/json")) {
       location = ((await response.json()) as { url?: string }).url ?? null;
@@ -55,28 +37,11 @@ describe("connected apps", () => {
     return new URL(location, server.url);
   }
 
-  async function connect(client: string, email: string, cookies: Cookies) {
-    const { verifier, challenge } = pkce();
-    const landed = await signInAndConsent(authorizeUrl(client, challenge), {
-      email,
-      password: PASSWORD,
-      cookies,
-    });
-    const code = landed.location ? new URL(landed.location).searchParams.get("code") : null;
-    assert.ok(code, `no code: ${landed.status} ${landed.body.slice(0, 200)}`);
-    const exchanged = await exchangeCode(server.url, {
-      code,
-      code_verifier: verifier,
-      client_id: client,
-      redirect_uri: CALLBACK,
-      resource: server.mcpUrl,
-    });
-    assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
-    return {
-      accessToken: exchanged.body.access_token as string,
-      refreshToken: exchanged.body.refresh_token as string,
-    };
-  }
+  const connect = (client: string, email: string, cookies: Cookies) =>
+    connectByOAuth({ base: server.url, clientId: client, email, cookies }).then((tokens) => ({
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken ?? "",
+    }));
 
   const signup = async (email: string) => {
     const response = await request(server.app)
@@ -86,20 +51,9 @@ describe("connected apps", () => {
     return { Authorization: `Bearer ${response.body.data.token as string}` };
   };
 
-  const mcpStatus = async (token: string) =>
-    (
-      await request(server.app)
-        .post("/mcp")
-        .set("Authorization", `Bearer ${token}`)
-        .set("Accept", ACCEPT)
-        .send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
-    ).status;
-
+  const mcpStatus = (token: string) => mcpStatusWith(server.url, token);
   const refresh = (client: string, refreshToken: string) =>
-    request(server.app)
-      .post("/oauth/oauth2/token")
-      .type("form")
-      .send({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: client });
+    refreshOAuth(server.url, client, refreshToken);
 
   test("listed for its user only; revoking ends its tokens and consent", async () => {
     const alice = await signup("alice-apps@example.com");
@@ -140,7 +94,11 @@ describe("connected apps", () => {
     assert.equal(revoked.status, 204, revoked.text);
     assert.equal(await mcpStatus(tokens.accessToken), 401, "the access token still works");
     const refreshed = await refresh(client, tokens.refreshToken);
-    assert.notEqual(refreshed.status, 200, `the refresh token still works: ${refreshed.text}`);
+    assert.notEqual(
+      refreshed.status,
+      200,
+      `the refresh token still works: ${JSON.stringify(refreshed.body)}`,
+    );
     assert.equal((await firstHop(client, browser)).pathname, "/oauth/consent", "no consent asked");
     assert.deepEqual((await request(server.app).get("/auth/connections").set(alice)).body.data, []);
     const again = await request(server.app).delete(`/auth/connections/${client}`).set(alice);

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import request from "supertest";
 import { useTestDatabase } from "../helpers/database.js";
+import { authorizeUrl, mcpStatusWith } from "../helpers/oauthFlow.js";
 import { Cookies, signInAndConsent } from "./httpFlow.js";
 import {
   CALLBACK,
@@ -22,7 +23,6 @@ import {
 useTestDatabase("oauth-password-change");
 
 const EMAIL = "password-change@example.com";
-const ACCEPT = "application/json, text/event-stream";
 
 describe("a password change ends every grant", () => {
   let server: OAuthTestServer;
@@ -34,20 +34,8 @@ describe("a password change ends every grant", () => {
   /** The code flow in the browser `cookies`, returning the code (or undefined when refused). */
   async function authorize(client: string, cookies: Cookies, password: string) {
     const { verifier, challenge } = pkce();
-    const query = new URLSearchParams({
-      response_type: "code",
-      client_id: client,
-      redirect_uri: CALLBACK,
-      scope: "mcp:read offline_access",
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      resource: server.mcpUrl,
-    });
-    const landed = await signInAndConsent(`${server.url}/oauth/oauth2/authorize?${query}`, {
-      email: EMAIL,
-      password,
-      cookies,
-    });
+    const url = authorizeUrl({ base: server.url, clientId: client, codeChallenge: challenge });
+    const landed = await signInAndConsent(url, { email: EMAIL, password, cookies });
     const location = landed.location ? new URL(landed.location) : undefined;
     const code =
       location && `${location.origin}${location.pathname}` === CALLBACK
@@ -56,15 +44,7 @@ describe("a password change ends every grant", () => {
     return { code, verifier };
   }
 
-  const mcpStatus = async (token: string) =>
-    (
-      await request(server.app)
-        .post("/mcp")
-        .set("Authorization", `Bearer ${token}`)
-        .set("Accept", ACCEPT)
-        .send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
-    ).status;
-
+  const mcpStatus = (token: string) => mcpStatusWith(server.url, token);
   const refreshOAuth = (client: string, refreshToken: string) =>
     request(server.app)
       .post("/oauth/oauth2/token")

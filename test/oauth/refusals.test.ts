@@ -19,6 +19,7 @@ import { modelRouter } from "../../src/rest/modelRouter.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { connectClient } from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
+import { connectByOAuth } from "../helpers/oauthFlow.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 import {
   authorizeOverHttp,
@@ -52,40 +53,20 @@ describe("the built-in authorization server, over HTTP", () => {
     await server?.close();
   });
 
-  /** A code for `scope`, then the token exchange with its verifier. */
+  /** A code for `scope` (with a state, checked), then the token exchange. */
   async function tokenFor(
     scope: string,
     { decision, client = clientId }: { decision?: "allow" | "allow-read"; client?: string } = {},
   ): Promise<string> {
-    const { verifier, challenge } = pkce();
-    const landed = await authorizeOverHttp({
+    const tokens = await connectByOAuth({
       base: server.url,
       clientId: client,
       email: EMAIL,
+      scope,
       decision,
-      params: {
-        redirect_uri: CALLBACK,
-        scope,
-        state: "s1",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        resource: server.mcpUrl,
-      },
+      state: "s1",
     });
-    const location = new URL(landed.location ?? "about:blank");
-    assert.equal(`${location.origin}${location.pathname}`, CALLBACK, landed.body);
-    assert.equal(location.searchParams.get("state"), "s1");
-    const code = location.searchParams.get("code");
-    assert.ok(code, `a code: ${landed.location}`);
-    const exchanged = await exchangeCode(server.url, {
-      code,
-      code_verifier: verifier,
-      client_id: client,
-      redirect_uri: CALLBACK,
-      resource: server.mcpUrl,
-    });
-    assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
-    return exchanged.body.access_token as string;
+    return tokens.accessToken;
   }
 
   const mcpList = (token: string) =>

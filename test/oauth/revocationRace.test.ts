@@ -2,7 +2,8 @@
  * Issue #33.3: revoking a connected app wins over a refresh in flight. An app refreshes back to
  * back while its user calls `DELETE /auth/connections/:clientId`; whatever the interleaving,
  * no access token the app got is accepted on /mcp afterwards, and no refresh token it holds
- * mints another. Run many times, since the window is a few milliseconds wide.
+ * mints another. The same for a password change (#33.7), which ends every client's grant. Run
+ * many times, since the window is a few milliseconds wide.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -16,6 +17,12 @@ useTestDatabase("oauth-revocation-race");
 
 const EMAIL = "revocation-race@example.com";
 const ROUNDS = 20;
+/**
+ * Waits into the next second: the library stores a refresh token's creation in whole seconds,
+ * and one created in the same second as a revocation counts as revoked, so a round that
+ * reconnected at once would see its first refresh refused and race nothing.
+ */
+const nextSecond = () => sleep(1005 - (Date.now() % 1000));
 /** Refreshes granted after the revocation answered: more than one in flight means it lost. */
 const MAX_AFTER_REVOKE = 3;
 
@@ -37,7 +44,9 @@ describe("revoking a connected app while it refreshes", () => {
     const clientId = await registerClient(server.url);
     const browser = new Cookies();
 
+    let raced = 0;
     for (let round = 0; round < ROUNDS; round++) {
+      await nextSecond();
       const connected = await connectByOAuth({
         base: server.url,
         clientId,
@@ -61,8 +70,9 @@ describe("revoking a connected app while it refreshes", () => {
         }
         return true;
       })();
-      // The person revokes it a little later each round, to land in different windows.
-      await sleep(round % 5);
+      // The person revokes it a little later each round, to land in different windows: during
+      // the first refresh, or further down the chain.
+      await sleep((round % 5) * 8);
       const revoked = await fetch(`${server.url}/auth/connections/${clientId}`, {
         method: "DELETE",
         headers: { authorization: `Bearer ${session}` },
@@ -80,6 +90,76 @@ describe("revoking a connected app while it refreshes", () => {
       }
       const last = await refreshOAuth(server.url, clientId, current);
       assert.notEqual(last.status, 200, `round ${round}: the last refresh token still works`);
+      if (issued.length > 1) raced++;
     }
+    // Some rounds were revoked further down a refresh chain, not only during its first refresh.
+    assert.ok(raced > 0, "no round refreshed before the revocation");
   });
+
+  test("a password change racing a refresh leaves no working token either (10 races)", async () => {
+    const email = "password-race@example.com";
+    const signup = await fetch(`${server.url}/auth/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password: PASSWORD, name: "Racer" }),
+    });
+    assert.equal(signup.status, 201);
+    let session = ((await signup.json()) as { data: { token: string } }).data.token;
+    const clientId = await registerClient(server.url);
+    let password = PASSWORD;
+
+    let raced = 0;
+    for (let round = 0; round < 10; round++) {
+      await nextSecond();
+      const connected = await connectByOAuth({ base: server.url, clientId, email, password });
+      assert.ok(connected.refreshToken);
+      const issued = [connected.accessToken];
+      let current = connected.refreshToken;
+      let changedAnswered = false;
+      let afterChange = 0;
+      const refresher = (async () => {
+        while (afterChange < MAX_AFTER_REVOKE) {
+          const refreshed = await refreshOAuth(server.url, clientId, current);
+          if (!refreshed.tokens?.refreshToken) return false;
+          issued.push(refreshed.tokens.accessToken);
+          current = refreshed.tokens.refreshToken;
+          if (changedAnswered) afterChange++;
+        }
+        return true;
+      })();
+      await sleep((round % 5) * 8);
+      const newPassword = `${PASSWORD} round ${round}`;
+      const changed = await fetch(`${server.url}/auth/password`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${session}`, "content-type": "application/json" },
+        body: JSON.stringify({ currentPassword: password, newPassword }),
+      });
+      changedAnswered = true;
+      assert.equal(changed.status, 200, `round ${round}: ${await changed.clone().text()}`);
+      const body = (await changed.json()) as { data?: { token?: string } };
+      password = newPassword;
+      // The change ends the old session too: sign in again for the next round.
+      session = body.data?.token ?? (await signIn(email, password));
+      assert.equal(await refresher, false, `round ${round}: the refreshes never stopped`);
+      for (const [index, token] of issued.entries()) {
+        assert.equal(
+          await mcpStatusWith(server.url, token),
+          401,
+          `round ${round}: access token ${index + 1} of ${issued.length} still works`,
+        );
+      }
+      if (issued.length > 1) raced++;
+    }
+    assert.ok(raced > 0, "no round refreshed before the password change");
+  });
+
+  async function signIn(email: string, password: string): Promise<string> {
+    const response = await fetch(`${server.url}/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password }),
+    });
+    assert.equal(response.status, 200);
+    return ((await response.json()) as { data: { token: string } }).data.token;
+  }
 });

@@ -15,14 +15,11 @@ import { signAccessToken } from "../../src/auth/jwt.js";
 import { oauthServer } from "../../src/oauth/index.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { User } from "../helpers/models.js";
+import { connectByOAuth, mcpStatusWith } from "../helpers/oauthFlow.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
 import {
-  authorizeOverHttp,
-  CALLBACK,
-  exchangeCode,
   OAUTH_SECRET,
   type OAuthTestServer,
-  pkce,
   registerClient,
   signUp,
   startOAuthApp,
@@ -37,41 +34,14 @@ const UNRELATED = "a-third-secret-nobody-passed-as-a-previous-one!!";
 /** A new client's whole flow: sign-in, consent (shown, it is new), code, token, /mcp. */
 async function flow(server: OAuthTestServer): Promise<string> {
   const client = await registerClient(server.url);
-  const { verifier, challenge } = pkce();
-  const landed = await authorizeOverHttp({
+  const { accessToken } = await connectByOAuth({
     base: server.url,
     clientId: client,
     email: EMAIL,
-    params: {
-      redirect_uri: CALLBACK,
-      scope: "mcp:read",
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      resource: server.mcpUrl,
-    },
+    scope: "mcp:read",
   });
-  assert.ok(landed.location?.startsWith(CALLBACK), `${landed.status} ${landed.body.slice(0, 300)}`);
-  const code = new URL(landed.location ?? "about:blank").searchParams.get("code") ?? "";
-  const exchanged = await exchangeCode(server.url, {
-    code,
-    code_verifier: verifier,
-    client_id: client,
-    redirect_uri: CALLBACK,
-    resource: server.mcpUrl,
-  });
-  assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
-  const token = exchanged.body.access_token as string;
-  const mcp = await fetch(server.mcpUrl, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      accept: "application/json, text/event-stream",
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-  });
-  assert.equal(mcp.status, 200);
-  return decodeProtectedHeader(token).kid ?? "";
+  assert.equal(await mcpStatusWith(server.url, accessToken), 200);
+  return decodeProtectedHeader(accessToken).kid ?? "";
 }
 
 async function withServer<T>(

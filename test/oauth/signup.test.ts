@@ -9,6 +9,7 @@ import { after, before, describe, test } from "node:test";
 import request from "supertest";
 import { useTestDatabase } from "../helpers/database.js";
 import { User } from "../helpers/models.js";
+import { authorizeUrl } from "../helpers/oauthFlow.js";
 import { Cookies, step } from "./httpFlow.js";
 import {
   CALLBACK,
@@ -27,17 +28,9 @@ const ACCEPT = "application/json, text/event-stream";
 
 /** The signed `oauth_query` the server sends a fresh browser to its sign-in page with. */
 async function signInQuery(server: OAuthTestServer, client: string, challenge: string) {
-  const query = new URLSearchParams({
-    response_type: "code",
-    client_id: client,
-    redirect_uri: CALLBACK,
-    scope: "mcp:read offline_access",
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-    resource: server.mcpUrl,
-  });
   const cookies = new Cookies();
-  const first = await step(cookies, `${server.url}/oauth/oauth2/authorize?${query}`);
+  const url = authorizeUrl({ base: server.url, clientId: client, codeChallenge: challenge });
+  const first = await step(cookies, url);
   assert.ok(first.location, `authorize answered ${first.status}`);
   const login = new URL(first.location);
   assert.equal(login.pathname, "/oauth/login");
