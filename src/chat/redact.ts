@@ -166,9 +166,22 @@ function matchSpans(
 }
 
 /**
- * The card numbers in one run of digit groups (`4111 1111 1111 1111 12/25`, `qty 3 4111…`):
- * from the left, the longest stretch of whole groups with 13 to 19 digits that passes Luhn.
- * Only whole groups count, so a long number written without separators is one candidate.
+ * Whether digit groups of these sizes are written the way card numbers are: one block, fours
+ * (the last group shorter: 4-4-4-1, 4-4-4-4-3), or American Express and Diners' 4-6-5 and 4-6-4.
+ */
+function cardShaped(sizes: number[]): boolean {
+  const shape = sizes.join("-");
+  if (sizes.length === 1 || shape === "4-6-5" || shape === "4-6-4") return true;
+  return sizes.slice(0, -1).every((size) => size === 4) && sizes[sizes.length - 1] <= 4;
+}
+
+/**
+ * The card numbers in one run of digit groups: a stretch of whole groups with 13 to 19 digits
+ * that passes Luhn, from the left. A stretch grouped as cards are counts first, longest first;
+ * where the run starts (or a card ended), the longest stretch counts in any grouping too
+ * (`4 1 1 1 …`, `41 11 …`). Further in, a stretch counts only when grouped as cards are and
+ * not continuing a grouping in fours (`qty 3 4111 1111 1111 1111`), so a list of numbers is not
+ * read as cards at every offset.
  */
 function cardSpans(run: string, runStart: number, view: string): Array<[number, number]> {
   const groups = [...run.matchAll(/\d+/g)].map((group) => ({
@@ -180,28 +193,34 @@ function cardSpans(run: string, runStart: number, view: string): Array<[number, 
   const lastGlued = /\w/.test(view[runStart + run.length] ?? "");
   const spans: Array<[number, number]> = [];
   let first = 0;
+  /** The group after the last card found: a new card may start there in any grouping. */
+  let cardEnd = -1;
   while (first < groups.length) {
-    let found = -1;
-    let digits = "";
     // [index of the stretch's last group, its digits], shortest first.
     const candidates: Array<[number, string]> = [];
+    let digits = "";
     for (let last = first; last < groups.length && digits.length <= 19; last += 1) {
       digits += groups[last].digits;
       const usable = !(lastGlued && last === groups.length - 1);
       if (usable && digits.length >= 13 && digits.length <= 19) candidates.push([last, digits]);
     }
-    for (const [last, number] of candidates.reverse()) {
-      if (luhnValid(number)) {
-        found = last;
-        break;
-      }
-    }
-    if (found < 0) {
+    const fresh = first === 0 || first === cardEnd;
+    const inside = !fresh && groups[first - 1].digits.length !== 4;
+    const longestFirst = candidates.reverse();
+    const shaped = (last: number) =>
+      cardShaped(groups.slice(first, last + 1).map((group) => group.digits.length));
+    const found =
+      (fresh || inside
+        ? longestFirst.find(([last, number]) => shaped(last) && luhnValid(number))
+        : undefined) ??
+      (fresh && longestFirst[0] && luhnValid(longestFirst[0][1]) ? longestFirst[0] : undefined);
+    if (!found) {
       first += 1;
       continue;
     }
-    spans.push([groups[first].start, groups[found].end]);
-    first = found + 1;
+    spans.push([groups[first].start, groups[found[0]].end]);
+    first = found[0] + 1;
+    cardEnd = first;
   }
   return spans;
 }
