@@ -18,16 +18,18 @@
 
 export type PIIKind = "EMAIL" | "PHONE" | "CARD";
 
-/**
- * A local part of letters, marks and digits of any script (`jö@…`) with the specials people
- * use (`o'brien`, `john_doe`, `a+tag`), or quoted (`"john doe"@…`); a domain of such labels
- * (`exämple.com`), or an address literal (`user@[192.0.2.1]`, `user@[IPv6:2001:db8::1]`).
- */
+/** What an unquoted local part is made of: letters, marks and digits of any script, and the
+ * specials people use (`o'brien`, `john_doe`, `a+tag`). */
 const LOCAL_CHAR = String.raw`[\p{L}\p{M}\p{N}._%+!#$&'*^\x60~-]`;
-/* The local part starts only where a run of its characters starts: trying every position
- * inside a long run again would take time quadratic in its length. What no address starts
- * with (markdown's `*`, a backtick, a quote, dots) is then trimmed off the front. */
+/** What no address starts with (markdown's `*`, a backtick, a quote, dots): trimmed off the
+ * front of a match, so it stays outside the placeholder. */
 const LEADING_PUNCTUATION = /^[!#$&'*^\x60~.]+/;
+/**
+ * An unquoted (`jö@…`) or quoted (`"john doe"@…`) local part; a domain of labels of any script
+ * (`exämple.com`), or an address literal (`user@[192.0.2.1]`, `user@[IPv6:2001:db8::1]`). The
+ * unquoted local part starts only where a run of its characters starts: trying every position
+ * inside a long run again would take time quadratic in its length.
+ */
 const EMAIL = new RegExp(
   String.raw`(?:(?<!${LOCAL_CHAR})${LOCAL_CHAR}+|"(?:[^"\\\r\n]|\\[^\r\n]){1,64}")@` +
     String.raw`(?:[\p{L}\p{M}\p{N}-]+(?:\.[\p{L}\p{M}\p{N}-]+)*\.\p{L}[\p{L}\p{M}]+` +
