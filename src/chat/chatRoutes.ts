@@ -27,7 +27,15 @@ export function conversationsRouter({ modelRouter }: Pick<AppContext, "modelRout
     permissions: conversationPermissions,
     queryFilter: OwnerQueryFilter,
     queryFields: ["title"],
-    readOnlyFields: ["ownerId", "clientId"],
+    // The chat's to set (chatTurns.ts, chatStore.ts): a client naming one gets a 400 naming it.
+    readOnlyFields: [
+      "ownerId",
+      "clientId",
+      "activeStreamId",
+      "stopStreamId",
+      "createdAt",
+      "updatedAt",
+    ],
     sort: "-updatedAt",
     preCreate: (body, ctx) => ({ ...body, ownerId: ctx.user?.id }),
     preUpdate: (body) => {

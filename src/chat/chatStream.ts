@@ -122,11 +122,11 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
     // A durable turn (chatTurns.ts) is stored before the model runs and outlives its client: a
     // reload reattaches to it; only a Stop ends it early. Without storage, a client that hangs
     // up stops the model and its tool loop.
-    const streamId =
+    const turn =
       persist && conversationId
         ? await settings.turns.begin(user, conversationId, start)
         : undefined;
-    if (!streamId) {
+    if (!turn) {
       res.on("close", () => {
         if (!res.writableFinished) abort.abort();
       });
@@ -205,14 +205,14 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       onError: () => "The assistant failed; please try again.",
     });
     let toClient = stream;
-    if (streamId && conversationId) {
+    if (turn && conversationId) {
       const [client, store] = stream.tee();
       toClient = client;
       void settings.turns.record({
         stream: store,
         user,
         conversationId,
-        streamId,
+        turn,
         start,
         abort,
         logger: terreno.logger,

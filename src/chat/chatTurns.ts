@@ -4,6 +4,10 @@
  * served by any instance, reattaches to the reply (`GET /chat/:id/stream`, the AI SDK's
  * `resume`). The turn runs on when its client goes away; only a Stop (`DELETE /chat/:id/stream`,
  * or the next message) ends it early, and it is stored as `stopped`.
+ *
+ * A turn is its conversation's owner's: its buffer is read, and a running turn is stopped, by
+ * owner and stream id together (TurnKey), so another user's conversation that pointed at the
+ * same stream id reaches neither (issue 33.8).
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -19,8 +23,14 @@ import type { Logger } from "../core/logger.js";
 import type { PlainObject, User } from "../core/types.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { saveMessage, type TurnStatus } from "./chatStore.js";
-import { Conversation } from "./models.js";
-import { isTurnLive, replayTurn, type TurnBufferStore, TurnRecorder } from "./turnBuffer.js";
+import { ChatMessage, Conversation } from "./models.js";
+import {
+  isTurnLive,
+  replayTurn,
+  type TurnBufferStore,
+  type TurnKey,
+  TurnRecorder,
+} from "./turnBuffer.js";
 
 /** How often a streaming turn's parts are saved (not per token). */
 const SAVE_MS = 300;
@@ -38,7 +48,7 @@ const STREAM_BUFFER_UNAVAILABLE = defineErrorCode("stream_buffer_unavailable", {
  * arrives at the plugin running the turn aborts it at once; any other finds it through MongoDB.
  */
 export class ChatTurns {
-  /** Turns this plugin runs, by stream id. */
+  /** Turns this plugin runs, by runKey (owner and stream id). */
   private readonly running = new Map<string, AbortController>();
 
   /** `buffer`: where the turns' chunks go, chosen by `chatPlugin({streamBuffer})`. */
@@ -54,20 +64,26 @@ export class ChatTurns {
     const user = req.user as User;
     const conversation = await chatConversation(user, String(req.params.id));
     const streamId = conversation?.activeStreamId;
-    if (typeof streamId !== "string" || !(await this.isLive(streamId))) {
+    const turn =
+      conversation && typeof streamId === "string" ? turnOf(conversation, streamId) : undefined;
+    if (!conversation || !turn || !(await this.isLive(conversation, turn))) {
       res.status(204).end();
       return;
     }
     void pipeUIMessageStreamToResponse({
       response: res,
-      stream: replayTurn(this.buffer, streamId),
+      stream: replayTurn(this.buffer, turn),
       headers: { "X-Conversation-Id": String(conversation?._id) },
     });
   };
 
-  private async isLive(streamId: string): Promise<boolean> {
+  private async isLive(conversation: PlainObject, turn: TurnKey): Promise<boolean> {
+    // begin() stores the assistant message as `streaming` before it points the conversation at
+    // the turn: without one, nothing of this owner's is running here.
+    const started = async () =>
+      Boolean(await ChatMessage.exists({ conversationId: conversation._id, status: "streaming" }));
     try {
-      return await isTurnLive(this.buffer, streamId);
+      return await isTurnLive(this.buffer, turn, started);
     } catch (error) {
       throw new TerrenoError(
         STREAM_BUFFER_UNAVAILABLE,
@@ -83,40 +99,42 @@ export class ChatTurns {
     const user = req.user as User;
     const conversation = await chatConversation(user, String(req.params.id));
     if (!conversation) throw notFound("No such conversation.");
-    await this.stopActive(String(conversation._id));
+    await this.stopActive(conversation);
     res.status(204).end();
   };
 
   /**
    * Ends the conversation's running turn, if any, on whichever instance runs it: the stop is
-   * recorded on the conversation (which that instance polls) and signalled here directly.
+   * recorded on the conversation (which that instance polls) and signalled here directly, to the
+   * turn of this conversation's owner only.
    */
-  async stopActive(conversationId: string): Promise<boolean> {
-    const conversation = await Conversation.findById(conversationId).lean<PlainObject>();
-    const active = conversation?.activeStreamId;
-    if (typeof active !== "string") return false;
+  private async stopActive(conversation: PlainObject): Promise<void> {
+    const active = conversation.activeStreamId;
+    if (typeof active !== "string") return;
     await Conversation.updateOne(
-      { _id: conversationId, activeStreamId: active },
+      { _id: conversation._id, activeStreamId: active },
       { $set: { stopStreamId: active } },
     );
-    this.running.get(active)?.abort();
-    return true;
+    this.running.get(runKey(turnOf(conversation, active)))?.abort();
   }
 
   /**
    * Stores the turn before the model runs: the assistant message (`start`: empty, or the message
    * an approval continues) as `streaming`, and the conversation's pointer to its stream. A turn
-   * still running in the conversation is stopped first.
+   * still running in the conversation is stopped first. The turn is keyed by the conversation's
+   * owner.
    */
-  async begin(user: User, conversationId: string, start: UIMessage): Promise<string> {
-    await this.stopActive(conversationId);
+  async begin(user: User, conversationId: string, start: UIMessage): Promise<TurnKey> {
+    const conversation = await Conversation.findById(conversationId).lean<PlainObject>();
+    if (!conversation) throw notFound("No such conversation.");
+    await this.stopActive(conversation);
     const streamId = randomUUID();
     await saveMessage(user, conversationId, start, "streaming");
     await Conversation.updateOne(
       { _id: conversationId },
       { $set: { activeStreamId: streamId }, $unset: { stopStreamId: 1 } },
     );
-    return streamId;
+    return turnOf(conversation, streamId);
   }
 
   /**
@@ -125,9 +143,10 @@ export class ChatTurns {
    * and, last, clears the conversation's pointer.
    */
   async record(options: RecordTurnOptions): Promise<void> {
-    const { user, conversationId, streamId, abort, logger } = options;
-    const recorder = new TurnRecorder(this.buffer, conversationId, streamId, logger);
-    this.running.set(streamId, abort);
+    const { user, conversationId, turn, abort, logger } = options;
+    const { streamId } = turn;
+    const recorder = new TurnRecorder(this.buffer, conversationId, turn, logger);
+    this.running.set(runKey(turn), abort);
     const watch = setInterval(() => {
       Conversation.exists({ _id: conversationId, stopStreamId: streamId }).then(
         (stopped) => {
@@ -185,13 +204,13 @@ export class ChatTurns {
     } finally {
       clearInterval(watch);
       clearTimeout(pending);
-      this.running.delete(streamId);
+      this.running.delete(runKey(turn));
     }
     if (abort.signal.aborted && status === "done") status = "stopped";
     await save(latest, status);
     await recorder.end();
     try {
-      await this.buffer.ended(conversationId, streamId);
+      await this.buffer.ended(conversationId, turn);
       // Last: a conversation with no `activeStreamId` has every turn stored and closed.
       await Conversation.updateOne(
         { _id: conversationId, activeStreamId: streamId },
@@ -208,12 +227,20 @@ export interface RecordTurnOptions {
   stream: ReadableStream<UIMessageChunk>;
   user: User;
   conversationId: string;
-  streamId: string;
+  /** What begin() returned: the turn's stream under the conversation's owner. */
+  turn: TurnKey;
   start: UIMessage;
   /** Aborts the model: a Stop from any instance triggers it. */
   abort: AbortController;
   logger: Logger;
 }
+
+/** The turn `streamId` of `conversation`, under the conversation's owner. */
+function turnOf(conversation: PlainObject, streamId: string): TurnKey {
+  return { ownerId: String(conversation.ownerId), streamId };
+}
+
+const runKey = ({ ownerId, streamId }: TurnKey) => `${ownerId}:${streamId}`;
 
 /**
  * The caller's conversation that a useChat id names: the conversation's id (a reloaded page uses

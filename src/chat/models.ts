@@ -66,6 +66,8 @@ export const ChatMessage = model("ChatMessage", chatMessageSchema, "chat_message
  */
 const chatStreamChunkSchema = new Schema({
   conversationId: { type: String, required: true, maxlength: 200 },
+  /** The conversation's owner: a row is read by owner and stream id, never by stream id alone. */
+  ownerId: { type: String, required: true, maxlength: 200 },
   streamId: { type: String, required: true, maxlength: 200 },
   seq: { type: Number, required: true },
   chunkJson: { type: String },

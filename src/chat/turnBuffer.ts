@@ -29,16 +29,25 @@ export interface BufferedRow {
   end?: true;
 }
 
+/**
+ * Which turn's buffer: its stream id under its conversation's owner. A stream id alone is not
+ * enough (issue 33.8): a conversation of another user that pointed at it would read the reply.
+ */
+export interface TurnKey {
+  ownerId: string;
+  streamId: string;
+}
+
 /** Where turn buffers live: a store appends rows and reads them back in `seq` order. */
 export interface TurnBufferStore {
   /** Appends `rows` (consecutive `seq`) after those appended before, in one write. */
-  append(conversationId: string, streamId: string, rows: BufferedRow[]): Promise<void>;
+  append(conversationId: string, turn: TurnKey, rows: BufferedRow[]): Promise<void>;
   /** Up to `limit` rows with `seq >= from`, by `seq`. */
-  read(streamId: string, from: number, limit: number): Promise<BufferedRow[]>;
+  read(turn: TurnKey, from: number, limit: number): Promise<BufferedRow[]>;
   /** The turn's last row, or undefined when none was written (or it expired). */
-  last(streamId: string): Promise<BufferedRow | undefined>;
-  /** The turn `streamId` ended: drop what no reader can want any more (its own rows stay). */
-  ended(conversationId: string, streamId: string): Promise<void>;
+  last(turn: TurnKey): Promise<BufferedRow | undefined>;
+  /** The turn `turn` ended: drop what no reader can want any more (its own rows stay). */
+  ended(conversationId: string, turn: TurnKey): Promise<void>;
 }
 
 /**
@@ -56,7 +65,7 @@ export class TurnRecorder {
   constructor(
     private readonly store: TurnBufferStore,
     private readonly conversationId: string,
-    private readonly streamId: string,
+    private readonly turn: TurnKey,
     private readonly logger: Logger,
   ) {}
 
@@ -87,12 +96,12 @@ export class TurnRecorder {
     this.writing = this.writing.then(async () => {
       if (this.broken) return;
       try {
-        await this.store.append(this.conversationId, this.streamId, rows);
+        await this.store.append(this.conversationId, this.turn, rows);
       } catch (error) {
         this.broken = true;
         this.pending = [];
         this.logger.error(
-          { err: error, streamId: this.streamId },
+          { err: error, streamId: this.turn.streamId },
           "chat: could not buffer a turn's chunks; a reattach to this turn stops here (the turn goes on and is stored)",
         );
       }
@@ -104,14 +113,11 @@ export class TurnRecorder {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The turn `streamId` from its first chunk, then its new chunks as they are written, until its
+ * The turn from its first chunk, then its new chunks as they are written, until its
  * end marker (or nothing new for STALE_MS: the instance running it is gone). When the store
  * fails mid-replay, the reader gets an `error` chunk saying so rather than a cut connection.
  */
-export function replayTurn(
-  store: TurnBufferStore,
-  streamId: string,
-): ReadableStream<UIMessageChunk> {
+export function replayTurn(store: TurnBufferStore, turn: TurnKey): ReadableStream<UIMessageChunk> {
   let next = 0;
   let lastSeen = Date.now();
   let cancelled = false;
@@ -120,7 +126,7 @@ export function replayTurn(
       while (!cancelled) {
         let rows: BufferedRow[];
         try {
-          rows = await store.read(streamId, next, READ_LIMIT);
+          rows = await store.read(turn, next, READ_LIMIT);
         } catch {
           controller.enqueue({
             type: "error",
@@ -158,10 +164,18 @@ export function replayTurn(
   });
 }
 
-/** Whether the turn's buffer shows it alive: written to within STALE_MS and not ended. */
-export async function isTurnLive(store: TurnBufferStore, streamId: string): Promise<boolean> {
-  const last = await store.last(streamId);
-  if (!last) return true; // Started, nothing written yet.
+/**
+ * Whether the turn's buffer shows it alive: written to within STALE_MS and not ended. With
+ * nothing written yet, `started` says whether the turn has begun (its first rows are on their
+ * way) or the buffer is simply not this caller's.
+ */
+export async function isTurnLive(
+  store: TurnBufferStore,
+  turn: TurnKey,
+  started: () => Promise<boolean>,
+): Promise<boolean> {
+  const last = await store.last(turn);
+  if (!last) return started();
   if (last.end) return false;
   return Date.now() - last.at < STALE_MS;
 }

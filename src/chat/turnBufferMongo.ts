@@ -1,5 +1,6 @@
 /**
- * Turn buffers in MongoDB (the default): rows in `chat_stream_chunks`, one document per chunk.
+ * Turn buffers in MongoDB (the default): rows in `chat_stream_chunks`, one document per chunk,
+ * each with its conversation's owner: rows are read by owner and stream id together.
  * FerretDB has no TTL indexes, so old rows are deleted when a turn ends, not by the server.
  */
 import type { PlainObject } from "../core/types.js";
@@ -16,29 +17,37 @@ function rowOf(doc: PlainObject): BufferedRow {
 }
 
 export const mongoTurnBuffer: TurnBufferStore = {
-  async append(conversationId, streamId, rows) {
+  async append(conversationId, { ownerId, streamId }, rows) {
     await ChatStreamChunk.insertMany(
-      rows.map(({ at, ...row }) => ({ ...row, conversationId, streamId, createdAt: new Date(at) })),
+      rows.map(({ at, ...row }) => ({
+        ...row,
+        conversationId,
+        ownerId,
+        streamId,
+        createdAt: new Date(at),
+      })),
       { ordered: true },
     );
   },
-  async read(streamId, from, limit) {
-    const docs = await ChatStreamChunk.find({ streamId, seq: { $gte: from } })
+  async read({ ownerId, streamId }, from, limit) {
+    const docs = await ChatStreamChunk.find({ ownerId, streamId, seq: { $gte: from } })
       .sort({ seq: 1 })
       .limit(limit)
       .lean<PlainObject[]>();
     return docs.map(rowOf);
   },
-  async last(streamId) {
-    const doc = await ChatStreamChunk.findOne({ streamId }).sort({ seq: -1 }).lean<PlainObject>();
+  async last({ ownerId, streamId }) {
+    const doc = await ChatStreamChunk.findOne({ ownerId, streamId })
+      .sort({ seq: -1 })
+      .lean<PlainObject>();
     return doc ? rowOf(doc) : undefined;
   },
   /**
    * The buffers of the conversation's earlier turns go (a reader of this one may still be
    * catching up), and so do any rows old enough that no reader can want them.
    */
-  async ended(conversationId, keepStreamId) {
-    await ChatStreamChunk.deleteMany({ conversationId, streamId: { $ne: keepStreamId } });
+  async ended(conversationId, keep) {
+    await ChatStreamChunk.deleteMany({ conversationId, streamId: { $ne: keep.streamId } });
     await ChatStreamChunk.deleteMany({ createdAt: { $lt: new Date(Date.now() - STALE_MS * 10) } });
   },
 };

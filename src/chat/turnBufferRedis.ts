@@ -1,5 +1,6 @@
 /**
- * Turn buffers in Redis (`chatPlugin({streamBuffer: {redis: client}})`): one list per turn, the
+ * Turn buffers in Redis (`chatPlugin({streamBuffer: {redis: client}})`): one list per turn (its
+ * key names the conversation's owner and the stream: `<keyPrefix><ownerId>:<streamId>`), the
  * row with `seq` n at index n (RPUSH appends a batch in one command, LRANGE reads from a `seq`),
  * each row as JSON. Every write sets the key's expiry again, so a buffer outlives its turn by
  * `ttlSeconds` and then Redis deletes it: no clean-up pass, unlike MongoDB on FerretDB.
@@ -7,7 +8,7 @@
  * Polling LRANGE, not XREAD BLOCK on a stream: a blocking read holds its connection, and the
  * client here is the app's own, shared with everything else it does.
  */
-import { type BufferedRow, STALE_MS, type TurnBufferStore } from "./turnBuffer.js";
+import { type BufferedRow, STALE_MS, type TurnBufferStore, type TurnKey } from "./turnBuffer.js";
 
 /**
  * The three commands the buffer sends, as an `ioredis` client (`new Redis(...)`) has them.
@@ -22,7 +23,10 @@ export interface RedisStreamBufferClient {
 
 export interface RedisStreamBufferOptions {
   redis: RedisStreamBufferClient;
-  /** Prepended to each turn's stream id to make its key. Default `terreno:chat:stream:`. */
+  /**
+   * Prepended to `<ownerId>:<streamId>` (the conversation's owner, the turn's stream) to make a
+   * turn's key. Default `terreno:chat:stream:`.
+   */
   keyPrefix?: string;
   /**
    * How long a buffer is kept after its last write, in seconds. Default 600; at least 60 (a
@@ -70,23 +74,23 @@ export function redisTurnBuffer(options: RedisStreamBufferOptions): TurnBufferSt
   const prefix = options.keyPrefix ?? "terreno:chat:stream:";
   const ttlMs = positiveInteger(options.ttlSeconds ?? 600, "ttlSeconds", STALE_MS / 1000) * 1000;
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, "timeoutMs", 1);
-  const keyOf = (streamId: string) => `${prefix}${streamId}`;
+  const keyOf = ({ ownerId, streamId }: TurnKey) => `${prefix}${ownerId}:${streamId}`;
   const parse = (entries: string[]) => entries.map((entry) => JSON.parse(entry) as BufferedRow);
 
   return {
-    async append(_conversationId, streamId, rows) {
-      const key = keyOf(streamId);
+    async append(_conversationId, turn, rows) {
+      const key = keyOf(turn);
       const values = rows.map((row) => JSON.stringify(row));
       await within(client.rpush(key, ...values), timeoutMs, "RPUSH");
       await within(client.pexpire(key, ttlMs), timeoutMs, "PEXPIRE");
     },
-    async read(streamId, from, limit) {
+    async read(turn, from, limit) {
       return parse(
-        await within(client.lrange(keyOf(streamId), from, from + limit - 1), timeoutMs, "LRANGE"),
+        await within(client.lrange(keyOf(turn), from, from + limit - 1), timeoutMs, "LRANGE"),
       );
     },
-    async last(streamId) {
-      return parse(await within(client.lrange(keyOf(streamId), -1, -1), timeoutMs, "LRANGE"))[0];
+    async last(turn) {
+      return parse(await within(client.lrange(keyOf(turn), -1, -1), timeoutMs, "LRANGE"))[0];
     },
     // Earlier turns' keys expire on their own.
     ended: () => Promise.resolve(),

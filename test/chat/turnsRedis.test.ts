@@ -120,7 +120,8 @@ describe("durable chat turns on a Redis buffer", () => {
 
     // What B replayed is exactly the buffer in Redis: rows 0..n-1, chunks in order, the end last.
     const inspect = client(redis.port);
-    const key = `${PREFIX}${streamId}`;
+    // A turn's key names its conversation's owner and its stream (issue 33.8).
+    const key = `${PREFIX}${ada.userId}:${streamId}`;
     const rows = (await inspect.lrange(key, 0, -1)).map(
       (entry) => JSON.parse(entry) as PlainObject,
     );
