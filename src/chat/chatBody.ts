@@ -7,12 +7,14 @@
 import type { UIMessage } from "ai";
 import { TerrenoError, validationFailed } from "../core/errors.js";
 import type { PlainObject } from "../core/types.js";
-import { type FileUrlPolicy, partProblems } from "./chatParts.js";
+import { checkMessageParts, type FileUrlPolicy, type RemoteFilePart } from "./chatParts.js";
 
 export interface ChatBody {
   id?: string;
   conversationId?: string;
   messages: UIMessage[];
+  /** The user's files named by remote URLs (only with `remoteFiles`): chatFiles.ts fetches them. */
+  remoteFiles: RemoteFilePart[];
 }
 
 /** The default of chatPlugin's `maxMessageLength`: characters of text in one user message. */
@@ -50,10 +52,13 @@ interface ChatBodyLimits {
 }
 
 /** A 400 naming every malformed part; its detail says what is wrong with the first. */
-function checkParts(messages: Array<{ parts: unknown[] }>, files: FileUrlPolicy): void {
-  const problems = partProblems(messages, files);
+function checkParts(
+  messages: Array<{ role: unknown; parts: unknown[] }>,
+  files: FileUrlPolicy,
+): RemoteFilePart[] {
+  const { problems, remote } = checkMessageParts(messages, files);
   const first = Object.entries(problems)[0];
-  if (!first) return;
+  if (!first) return remote;
   throw validationFailed(`${first[0]}: ${first[1]}.`, problems);
 }
 
@@ -88,10 +93,14 @@ export function parseChatBody(body: unknown, limits: ChatBodyLimits): ChatBody {
   if (conversationId !== undefined && typeof conversationId !== "string") {
     throw validationFailed("`conversationId` must be a string.", { conversationId: "invalid" });
   }
-  checkParts(messages as Array<{ parts: unknown[] }>, limits.files);
+  const remoteFiles = checkParts(
+    messages as Array<{ role: unknown; parts: unknown[] }>,
+    limits.files,
+  );
   checkMessageLength(messages as UIMessage[], limits.maxMessageLength);
   return {
     messages: messages as UIMessage[],
+    remoteFiles,
     ...(id ? { id: id as string } : {}),
     ...(conversationId ? { conversationId: conversationId as string } : {}),
   };

@@ -38,6 +38,7 @@ import { listHeldApprovals } from "./chatApprovals.js";
 import { chatAppHandlers } from "./chatApps.js";
 import { requireUser, requireWriteScope } from "./chatAuth.js";
 import { DEFAULT_MAX_MESSAGE_LENGTH } from "./chatBody.js";
+import { type ChatRemoteFilesOptions, chatFiles } from "./chatFiles.js";
 import { chatInfoHandler, chatModelInfo } from "./chatInfo.js";
 import { chatOpenApi } from "./chatOpenApi.js";
 import { conversationsRouter, feedbackRouter, listMessages } from "./chatRoutes.js";
@@ -91,6 +92,15 @@ export interface ChatPluginOptions {
    * (`maxMessageLength`) so a page can say so before sending. Default 8,000.
    */
   maxMessageLength?: number;
+  /**
+   * Files in messages are taken inline (`data:` URLs) by default; any other URL is a 400 naming
+   * the part, and the server fetches nothing. `true` or `{maxBytes?, timeoutMs?, maxFiles?,
+   * maxConcurrent?, allowHttp?, allowAddresses?}` also takes a user's files by https URL (http
+   * with `allowHttp`), fetched before the model runs through the outbound fence (no special-use
+   * addresses unless listed in `allowAddresses`, no redirects, size and time limits); the model
+   * gets the bytes. Defaults: 5 MiB, 10 s, 10 files per request, 8 fetches in flight.
+   */
+  remoteFiles?: ChatRemoteFilesOptions | true;
   /** Adds the read-only `search_docs` tool over these Markdown files. */
   docs?: SearchDocsOptions;
   /**
@@ -139,6 +149,7 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
     persist,
     redactPII: Boolean(options.redactPII),
     maxMessageLength,
+    files: chatFiles(options.remoteFiles),
     docsTool,
   });
   const telemetry = telemetryHandler(options.telemetryWindow ?? 500);

@@ -27,7 +27,7 @@ import {
 } from "./chatApprovals.js";
 import type { ChatRequest } from "./chatAuth.js";
 import { parseChatBody } from "./chatBody.js";
-import { refuseDownloads } from "./chatFiles.js";
+import type { ChatFiles } from "./chatFiles.js";
 import { createConversation, findConversation, saveMessage } from "./chatStore.js";
 import { errorCodeOf, telemetryRecorder, toolCallNames } from "./chatTelemetry.js";
 import { type ChatToolsOptions, chatTools } from "./chatTools.js";
@@ -47,6 +47,8 @@ export interface ChatStreamSettings {
   redactPII: boolean;
   /** Characters of text a user message may have (chatBody.ts). */
   maxMessageLength: number;
+  /** Inline files only, or remote ones through the fence (`remoteFiles`, chatFiles.ts). */
+  files: ChatFiles;
   docsTool?: ChatToolsOptions["docsTool"];
   /** The plugin's durable turns (used when `persist`). */
   turns: ChatTurns;
@@ -62,7 +64,7 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
     const startedAt = Date.now();
     const body = parseChatBody(req.body, {
       maxMessageLength: settings.maxMessageLength,
-      files: { remote: false },
+      files: settings.files.urls,
     });
     // Nothing is written until the request's approval answers are checked: a refused answer
     // leaves no conversation, message or tool run behind.
@@ -101,6 +103,9 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
         `The messages could not be read: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+    // A user's remote files (only with `remoteFiles`), fetched through the fence before anything
+    // is written; the model gets their bytes.
+    const fetched = await settings.files.fetchAll(body.remoteFiles, terreno.logger);
     const existingKey = keyOf(existing);
     await claimApprovalAnswers(
       existingKey === undefined ? undefined : { user, conversationKey: existingKey },
@@ -150,7 +155,7 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       stopWhen: isStepCount(settings.maxSteps),
       abortSignal: abort.signal,
       // The SDK never fetches a URL by itself (chatFiles.ts).
-      experimental_download: refuseDownloads,
+      experimental_download: settings.files.download(fetched),
       // The model sees placeholders for PII; the stream to the user has the real values back,
       // and so do the recorded approval requests (after restoreTransform).
       ...(redactor

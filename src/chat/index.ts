@@ -4,6 +4,7 @@
  * PII redaction. A separate entry point so that the package root never imports `ai`.
  */
 
+export type { ChatRemoteFilesOptions } from "./chatFiles.js";
 export { type ChatModelInfo, chatModelInfo, DEMO_MODEL_LABEL } from "./chatInfo.js";
 export {
   type ChatPluginOptions,
