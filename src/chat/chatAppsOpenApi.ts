@@ -95,7 +95,12 @@ export function appPaths(base: string, op: Operation, body: (schema: OpenApiJson
           properties: {
             ...scope,
             name: { type: "string", maxLength: 200, description: "The tool to call." },
-            arguments: { type: "object", description: "The tool's input." },
+            arguments: {
+              type: "object",
+              description:
+                "The tool's input, checked against its input schema before it runs or is put " +
+                "to you: a misfit is a 400 naming the argument (`arguments.<name>`).",
+            },
           },
           required: ["name"],
         }),

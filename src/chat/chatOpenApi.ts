@@ -19,12 +19,13 @@ const TAG = "Chat";
 
 /**
  * The contribution for a chat mounted at `basePath` (default `/chat`); `apps`: whether the
- * app serves MCP Apps views (the chat then mounts their routes).
+ * app serves MCP Apps views (the chat then mounts their routes); `remoteFiles`: whether
+ * `POST /chat` fetches a user's files named by URL (chatFiles.ts).
  */
 export function chatOpenApi(
   basePath: string,
   helpers: OpenApiHelpers,
-  { apps = false }: { apps?: boolean } = {},
+  { apps = false, remoteFiles = false }: { apps?: boolean; remoteFiles?: boolean } = {},
 ): OpenApiContribution {
   // Every chat route needs a signed-in caller.
   const security = helpers.security.length > 0 ? [...helpers.security] : undefined;
@@ -65,13 +66,33 @@ export function chatOpenApi(
               },
               content: { "text/event-stream": { schema: { type: "string" } } },
             },
+            ...(remoteFiles
+              ? {
+                  "503": {
+                    description:
+                      "Too many remote files are being fetched (code remote_files_busy); " +
+                      "send the message again shortly.",
+                    headers: {
+                      "Retry-After": {
+                        description: "Seconds to wait before retrying.",
+                        schema: { type: "integer", minimum: 1 },
+                      },
+                    },
+                  },
+                }
+              : {}),
           },
           chatErrors,
           {
             description:
               "An approval answer in `messages` runs its tool only when it matches a request " +
               "this server recorded, unanswered, for you in this conversation with the same " +
-              "input (403 otherwise, 409 when already answered).",
+              "input (403 otherwise, 409 when already answered). Every part is checked first: " +
+              "a malformed one is a 400 naming it (`messages.<i>.parts.<j>`), and so is a file " +
+              (remoteFiles
+                ? "that is neither inline (a `data:` URL) nor a user's file at a URL the server " +
+                  "could fetch through its outbound fence (one answer for every failure)."
+                : "that is not inline (a `data:` URL): this server fetches no remote files."),
             ...body({
               type: "object",
               properties: {
@@ -163,7 +184,12 @@ export function chatOpenApi(
             "201": json("The conversation.", data(schemaRef("ChatConversation"))),
           },
           [400],
-          body({ type: "object", properties: { title: { type: "string", maxLength: 200 } } }),
+          // The other fields are the chat's to set: a 400 naming the field.
+          body({
+            type: "object",
+            properties: { title: { type: "string", maxLength: 200 } },
+            additionalProperties: false,
+          }),
         ),
       },
       [`${base}/conversations/{id}`]: {

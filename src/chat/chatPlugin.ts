@@ -5,11 +5,13 @@
  * per-request telemetry, a per-user rate limit and optional PII redaction.
  *
  * Routes (under `path`, default `/chat`):
- * - `POST /chat`: `{id?, conversationId?, messages: UIMessage[]}` → UI message stream.
+ * - `POST /chat`: `{id?, conversationId?, messages: UIMessage[]}` → UI message stream. Every
+ *   part is checked (chatParts.ts); files are inline unless `remoteFiles` (chatFiles.ts).
  *   The conversation is `conversationId` (an owned Conversation id), else the one started
  *   from the useChat `id`, else a new one; its id is in the `X-Conversation-Id` header and in
  *   the assistant message's metadata (`conversationId`).
- * - `/chat/conversations[/:id]`: modelRouter, owner-only: GET, POST, PATCH (`title` only), DELETE.
+ * - `/chat/conversations[/:id]`: modelRouter, owner-only: GET, POST and PATCH (`title` only: the
+ *   chat's own fields are a 400), DELETE.
  * - `GET /chat/conversations/:id/messages`: the stored messages, oldest first.
  * - `/chat/feedback[/:id]`: `{messageId, rating: "up"|"down", comment?}`; owner-only GET, POST,
  *   DELETE.
@@ -162,7 +164,11 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
 
   return {
     name: "chat",
-    openApi: (helpers) => chatOpenApi(basePath, helpers, { apps: Boolean(terreno.appViews) }),
+    openApi: (helpers) =>
+      chatOpenApi(basePath, helpers, {
+        apps: Boolean(terreno.appViews),
+        remoteFiles: options.remoteFiles !== undefined,
+      }),
     register(app, ctx) {
       const limit = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
       const limiter = limit
