@@ -195,7 +195,10 @@ export function chatAppHandlers(settings: ChatAppsSettings) {
     const { tools } = await toolsFor(user, scope);
     const tool = tools[toolName];
     if (!tool?.execute) throw new TerrenoError("forbidden", `Tool ${toolName} is no longer yours.`);
-    res.json({ data: { result: await run(tool, toolCallId, input) } });
+    // Checked when it was recorded; again here for a request recorded before that check.
+    const definition = app.toolDefinitions.find((candidate) => candidate.name === toolName);
+    const checked = await checkAppCallInput(toolName, tool, definition, input);
+    res.json({ data: { result: await run(tool, toolCallId, checked) } });
   }
 
   return { list, view, call, answer };
