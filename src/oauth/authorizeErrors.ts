@@ -54,7 +54,7 @@ function errorSentTo(target: string, redirectUri: string): string | undefined {
   }
 }
 
-export function authorizeErrors(problemUrl: string) {
+export function authorizeErrors(problemUrl: string): BetterAuthPlugin {
   return {
     id: "terreno-authorize-errors",
     hooks: {
