@@ -5,6 +5,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import mongoose from "mongoose";
+import { withArticle } from "../schema/article.js";
 import {
   allowedOperators,
   MAX_FILTER_STRING_LENGTH,
@@ -73,7 +74,7 @@ function coerceScalar(field: FieldDescriptor, value: unknown, typed: boolean): u
       }
       return new mongoose.Types.ObjectId(value);
     default:
-      throw new CoercionError(`cannot be filtered (a ${target.kind} field)`);
+      throw new CoercionError(`cannot be filtered (${withArticle(target.kind)} field)`);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type { CrudMethod } from "../core/types.js";
+import { withArticle } from "../schema/article.js";
 import { outputSchema } from "../schema/outputSchema.js";
 import { rateLimitStatuses } from "./errorResponses.js";
 import { componentName, dataEnvelope, ID_PARAMETER, json, jsonBody, ref } from "./fragments.js";
@@ -101,7 +102,7 @@ export function resourceOperations(
     paths[collection].post = operation({
       tags,
       operationId: `create${names.document}`,
-      summary: `Create a ${model}`,
+      summary: `Create ${withArticle(model)}`,
       parameters: populateParameters,
       requestBody: jsonBody(ref(names.create)),
       responses: { "201": json(read, "The created document.") },
@@ -112,7 +113,7 @@ export function resourceOperations(
     paths[item].get = operation({
       tags,
       operationId: `read${names.document}`,
-      summary: `Read a ${model}`,
+      summary: `Read ${withArticle(model)}`,
       parameters: [ID_PARAMETER, ...populateParameters],
       responses: { "200": json(read, "The document.") },
       errors: [400, 401, 403, 404],
@@ -123,7 +124,7 @@ export function resourceOperations(
     paths[item].patch = operation({
       tags,
       operationId: `update${names.document}`,
-      summary: `Update a ${model}`,
+      summary: `Update ${withArticle(model)}`,
       description:
         "A JSON Merge Patch (RFC 7396): fields given are set, `null` removes an optional field (or restores its default), absent fields are left alone.",
       parameters: [ID_PARAMETER, ...populateParameters],
@@ -139,7 +140,7 @@ export function resourceOperations(
     paths[item].delete = operation({
       tags,
       operationId: `delete${names.document}`,
-      summary: `Delete a ${model}`,
+      summary: `Delete ${withArticle(model)}`,
       parameters: [ID_PARAMETER],
       responses: { "204": { description: "Deleted." } },
       errors: [401, 403, 404, ...limited],

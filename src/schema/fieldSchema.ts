@@ -3,6 +3,7 @@
  * scalar shapes, the description sentences that repeat constraints some providers drop,
  * and the rules for when a Mongoose `match` can become a JSON Schema `pattern`.
  */
+import { withArticle } from "./article.js";
 import type { FieldDescriptor, JsonSchema } from "./types.js";
 
 export const OBJECT_ID_PATTERN = "^[0-9a-fA-F]{24}$";
@@ -74,7 +75,7 @@ export function withDescription(schema: JsonSchema, description: string | undefi
 
 export function objectIdDescription(field: FieldDescriptor): string {
   return field.ref
-    ? `ObjectId of a ${field.ref} document (24 hex characters).`
+    ? `ObjectId of ${withArticle(field.ref)} document (24 hex characters).`
     : "ObjectId (24 hex characters).";
 }
 

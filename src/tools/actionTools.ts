@@ -11,6 +11,7 @@ import { action, actionAccess } from "../core/operations/action.js";
 import { customTool, customToolAccess } from "../core/operations/customTool.js";
 import type { Resource } from "../core/resource.js";
 import { portableJsonSchema } from "../core/zodSchema.js";
+import { withArticle } from "../schema/article.js";
 import type { JsonSchema } from "../schema/types.js";
 import { defaultToolPrefix, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./naming.js";
 import type { HandlerToolDefinition, ToolAnnotations, ToolDefinition } from "./toolDefinitions.js";
@@ -139,7 +140,7 @@ function actionToolDefinitions(resource: Resource): HandlerToolDefinition[] {
       kind: "handler",
       title,
       description: `${config.description}${
-        instance ? ` Takes the id of a ${resource.model.modelName} you can read.` : ""
+        instance ? ` Takes the id of ${withArticle(resource.model.modelName)} you can read.` : ""
       }${inputNotes(input)}`,
       action: { name, scope: config.scope },
       resource,

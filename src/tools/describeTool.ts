@@ -7,6 +7,7 @@
  */
 import type { Resource } from "../core/resource.js";
 import type { CrudMethod } from "../core/types.js";
+import { withArticle } from "../schema/article.js";
 import type { FieldDescriptor, JsonSchema } from "../schema/types.js";
 
 function typeLabel(field: FieldDescriptor): string {
@@ -108,13 +109,13 @@ export function toolTitle(resource: Resource, method: CrudMethod): string {
     case "list":
       return `List ${name} documents`;
     case "read":
-      return `Read a ${name}`;
+      return `Read ${withArticle(name)}`;
     case "create":
-      return `Create a ${name}`;
+      return `Create ${withArticle(name)}`;
     case "update":
-      return `Update a ${name}`;
+      return `Update ${withArticle(name)}`;
     case "delete":
-      return `Delete a ${name}`;
+      return `Delete ${withArticle(name)}`;
   }
 }
 
@@ -128,17 +129,17 @@ export function describeTool(resource: Resource, method: CrudMethod, _input: Jso
     case "read":
       return join(`Read one ${name} by id.`, custom ?? visibleFieldSummary(resource));
     case "create":
-      return join(`Create a ${name}.`, custom, writableFieldSummary(resource, "create"));
+      return join(`Create ${withArticle(name)}.`, custom, writableFieldSummary(resource, "create"));
     case "update":
       return join(
-        `Update a ${name} by id.`,
+        `Update ${withArticle(name)} by id.`,
         "Merge patch: nested objects merge, null clears a field, arrays are replaced whole.",
         custom,
         writableFieldSummary(resource, "update"),
       );
     case "delete":
       return resource.description.softDelete
-        ? `Delete a ${name} by id. It is soft-deleted: it disappears from lists and reads.`
-        : `Delete a ${name} by id. This cannot be undone.`;
+        ? `Delete ${withArticle(name)} by id. It is soft-deleted: it disappears from lists and reads.`
+        : `Delete ${withArticle(name)} by id. This cannot be undone.`;
   }
 }
