@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { LanguageModel } from "ai";
-import { TerrenoApp } from "../src/index.js";
+import { type Logger, TerrenoApp } from "../src/index.js";
 import { adminEmailFrom, adminHooks } from "./admin.js";
 import { exampleChat } from "./chat/exampleChat.js";
 import { type Env, modelFromEnv } from "./chat/modelFromEnv.js";
@@ -32,8 +32,10 @@ export interface ExampleAppOptions {
   model?: LanguageModel;
   /** Where the defaults are read from. Default `process.env`. */
   env?: Env;
-  /** Log one line per request. Default false. */
-  logging?: boolean;
+  /** Log one line per request: `true` to stdout, or a function that receives each line. Default false. */
+  logging?: boolean | ((line: string) => void);
+  /** Receives every server fault (pino's signature). Default: the console. */
+  logger?: Logger;
   /**
    * The user who signs up or logs in with this email becomes an admin. Default: `ADMIN_EMAIL`
    * in `env`; none when unset.
@@ -69,6 +71,7 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
       },
     },
     logging: options.logging ?? false,
+    ...(options.logger ? { logger: options.logger } : {}),
     // Discovery tools: `describe_models` (models, fields and relationships this caller can
     // reach) and `whoami` (who the caller is: id, name, admin, how it signed in, scopes).
     // MCP Apps: list tools link a table view and read tools a record card (`ui://terreno/...`),

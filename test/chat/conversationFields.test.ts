@@ -17,7 +17,8 @@ import type { PlainObject } from "../../src/core/types.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { type MiniredisServer, startMiniredis } from "../helpers/miniredis.js";
-import { buildChatApp, scriptedModel, serverLog, userMessage, waitFor } from "./helpers.js";
+import { serverLog } from "../helpers/serverLog.js";
+import { buildChatApp, scriptedModel, userMessage, waitFor } from "./helpers.js";
 import { FULL, listen, readChunks, slowModel, textOf } from "./turnHelpers.js";
 
 useTestDatabase("chat_conversation_fields");

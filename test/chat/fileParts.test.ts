@@ -21,7 +21,8 @@ import { ChatMessage, Conversation } from "../../src/chat/index.js";
 import type { PlainObject } from "../../src/core/types.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { buildChatApp, postChat, scriptedModel, serverLog } from "./helpers.js";
+import { serverLog } from "../helpers/serverLog.js";
+import { buildChatApp, postChat, scriptedModel } from "./helpers.js";
 
 useTestDatabase("chat_file_parts");
 

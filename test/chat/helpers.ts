@@ -226,22 +226,3 @@ export function answerApproval(message: { messageId: string; parts: UIPart[] }, 
     ),
   };
 }
-
-/**
- * A server log to read back: `logger` (server faults) and `logging` (one line per request) for
- * buildChatApp's `appOptions`, and `serverErrors()`, the 5xx lines and faults it saw.
- */
-export function serverLog() {
-  const lines: string[] = [];
-  const faults: string[] = [];
-  const record = (object: Record<string, unknown>, message?: string) => {
-    faults.push(`${message ?? ""} ${String((object.err as Error | undefined)?.message ?? "")}`);
-  };
-  return {
-    appOptions: {
-      logging: (line: string) => lines.push(line),
-      logger: { error: record, warn: () => {}, info: () => {} },
-    },
-    serverErrors: () => [...lines.filter((line) => / 5\d\d /.test(line)), ...faults],
-  };
-}

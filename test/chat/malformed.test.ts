@@ -19,7 +19,8 @@ import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
-import { postChat, scriptedModel, serverLog } from "./helpers.js";
+import { serverLog } from "../helpers/serverLog.js";
+import { postChat, scriptedModel } from "./helpers.js";
 
 useTestDatabase("chat_malformed");
 

@@ -17,7 +17,7 @@ import { useTestDatabase } from "../helpers/database.js";
 import { type Listening, listen } from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
-import { serverLog } from "./serverLog.js";
+import { serverLog } from "../helpers/serverLog.js";
 
 useTestDatabase("mcp_answer_relay");
 

@@ -19,7 +19,7 @@ import { useTestDatabase } from "../helpers/database.js";
 import { connectSdkClient, type Listening, listen } from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
-import { serverLog } from "./serverLog.js";
+import { serverLog } from "../helpers/serverLog.js";
 
 useTestDatabase("mcp_bound_confirmations");
 

@@ -24,7 +24,7 @@ import {
 } from "../helpers/mcpClients.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
-import { serverLog } from "./serverLog.js";
+import { serverLog } from "../helpers/serverLog.js";
 
 useTestDatabase("mcp_confirm");
 
