@@ -1,25 +1,14 @@
 /**
- * Duplicate-key errors become a 409 naming the model's unique fields. Some servers
- * (FerretDB) omit `keyPattern`, so the fields come from the schema's own unique indexes;
- * fields hidden from the caller's surface are never named.
+ * Duplicate-key errors become a 409 naming the model's unique fields, a compound index's as a
+ * set. Some servers (FerretDB) omit `keyPattern`, so the fields come from the schema's own
+ * unique indexes; fields hidden from the caller's surface are never named.
  */
+import { withArticle } from "../schema/article.js";
 import { TerrenoError, validationFailed } from "./errors.js";
 import { isCastError, isValidationError } from "./mongooseErrors.js";
 import { normalizeError } from "./normalizeError.js";
 import type { Resource } from "./resource.js";
 import type { SurfaceView } from "./viewTypes.js";
-
-function uniqueFields(resource: Resource): string[] {
-  const fields = new Set<string>();
-  for (const [spec, options] of resource.model.schema.indexes()) {
-    if ((options as { unique?: boolean }).unique)
-      for (const key of Object.keys(spec)) fields.add(key);
-  }
-  resource.model.schema.eachPath((path, type) => {
-    if ((type.options as { unique?: boolean }).unique) fields.add(path);
-  });
-  return [...fields];
-}
 
 /**
  * MongoDB reports a duplicate key as code 11000; FerretDB's SQLite backend reports one on an
@@ -32,17 +21,43 @@ function isDuplicateKey(error: unknown): boolean {
   );
 }
 
-/** The 409 for a duplicate key on `resource`, in the words the caller's view allows. */
+/** `a`, `a and b`, `a, b and c`. */
+function andList(words: readonly string[]): string {
+  return words.length <= 1
+    ? words.join("")
+    : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+/**
+ * The 409 for a duplicate key on `resource`, in the words the caller's view allows. A compound
+ * index is named as a pair ("the same storeId and sku"): either field alone may repeat. MongoDB
+ * reports the index that refused (`keyPattern`); without it every unique index is named.
+ */
 function conflictError(resource: Resource, view: SurfaceView, error: unknown): TerrenoError {
   const reported = Object.keys((error as { keyPattern?: object }).keyPattern ?? {});
-  const fields = reported.length > 0 ? reported : uniqueFields(resource);
-  const visible = fields.filter((f) => !view.hidden.isHidden(f));
+  const indexes = reported.length > 0 ? [reported] : resource.description.uniqueIndexes;
+  const groups = indexes
+    .map((fields) => fields.filter((f) => !view.hidden.isHidden(f)))
+    .filter((fields) => fields.length > 0);
+  const fieldErrors: Record<string, string> = {};
+  for (const group of groups) {
+    for (const field of group) {
+      const others = group.filter((other) => other !== field);
+      fieldErrors[field] ??=
+        others.length > 0 ? `must be unique together with ${andList(others)}` : "must be unique";
+    }
+  }
+  const named = withArticle(resource.model.modelName);
+  const subject = `${named.charAt(0).toUpperCase()}${named.slice(1)}`;
+  const same = groups.map((group) => `the same ${andList(group)}`);
   return new TerrenoError(
     "conflict",
-    visible.length > 0
-      ? `A ${resource.model.modelName} with the same ${visible.join(" or ")} already exists.`
-      : `A ${resource.model.modelName} with the same unique value already exists.`,
-    Object.fromEntries(visible.map((f) => [f, "must be unique"])),
+    same.length === 0
+      ? `${subject} with the same unique value already exists.`
+      : same.length === 1
+        ? `${subject} with ${same[0]} already exists.`
+        : `${subject} with ${same.join(", or ")}, already exists.`,
+    fieldErrors,
   );
 }
 
