@@ -22,15 +22,9 @@ const MESSAGES: Record<string, string> = {
   // Client ID Metadata Documents (clientMetadataRefusal.ts).
   client_metadata_url:
     "This application's identifier must be an https address with a path, and no fragment or credentials.",
-  client_metadata_address:
-    "This application's description is on a private or local network address, which this server does not contact.",
   client_metadata_unreachable: "This application's description could not be fetched.",
   client_metadata_rate_limited:
     "Too many application descriptions were fetched for your network address. Wait a minute and try again.",
-  client_metadata_timeout: "This application's description took too long to fetch.",
-  client_metadata_too_large: "This application's description is larger than this server accepts.",
-  client_metadata_redirected:
-    "This application's description address redirects elsewhere; it must serve the description itself.",
   client_metadata_invalid:
     "This application's description is not a valid client metadata document.",
   client_metadata_mismatch:

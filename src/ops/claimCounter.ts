@@ -17,13 +17,17 @@
  *
  * Claims live in `terreno_claims` on the connection given (the user model's, for logins). Each
  * expires at its `expiresAt`: deleted by MongoDB's TTL monitor, and, since that runs once a
- * minute and FerretDB 1.x has no TTL indexes, also ignored and deleted when a group is read.
+ * minute and FerretDB 1.x has no TTL indexes, also ignored and deleted when a group is read, and
+ * swept from the whole collection at most once a minute per process (groups never read again,
+ * such as a mistyped email's, would otherwise stay on FerretDB).
  */
 import type { Connection } from "mongoose";
 
 const CLAIM_COLLECTION = "terreno_claims";
 const DUPLICATE_KEY = 11000;
 const NOT_IMPLEMENTED = 238;
+/** The least time between two sweeps of every expired claim, per store (per process). */
+const SWEEP_INTERVAL_MS = 60_000;
 
 /** One live claim of a group. */
 export interface Claim {
@@ -69,6 +73,7 @@ export class ClaimStore {
   }
 
   private indexes?: Promise<void>;
+  private lastSweep = 0;
 
   private constructor(private readonly connection: Connection) {}
 
@@ -105,6 +110,7 @@ export class ClaimStore {
     await this.ready();
     const docs = await this.collection().find({ group }).toArray();
     const now = Date.now();
+    this.sweep(now);
     if (docs.some((doc) => doc.expiresAt.getTime() <= now)) {
       // Deleted before anyone claims again, so an expired `_id` never blocks its slot.
       await this.collection().deleteMany({ group, expiresAt: { $lte: new Date(now) } });
@@ -155,6 +161,17 @@ export class ClaimStore {
       if (await this.claimAt(group, series, n, expiresAt)) return n;
     }
     return undefined;
+  }
+
+  /** Deletes every expired claim, at most once per SWEEP_INTERVAL_MS; never waited for. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = now;
+    this.collection()
+      .deleteMany({ expiresAt: { $lte: new Date(now) } })
+      .catch(() => {
+        // Expired claims are ignored when read; the next sweep tries again.
+      });
   }
 
   /** Gives slot `n` of `series` back (a refund: the attempt it counted was not made). */

@@ -1,7 +1,8 @@
 /**
  * Rate limits, counted by rate-limiter-flexible on the app's store (memory, MongoDB or Redis):
  *
- * - auth routes: requests per client IP, and a login lockout per account (loginLockout.ts);
+ * - auth routes: requests per client IP, and a login lockout per account (loginLockout.ts, whose
+ *   counts are claims in the user model's database, not this store);
  * - REST writes and tool calls (MCP `tools/call` and getMCPTools): points per caller (the user,
  *   else the client IP) per window, app-wide, or per router with `modelRouter(M, {rateLimit})`;
  * - named limiters for plugins, e.g. a chat route: `app.rateLimiter("chat", {points, duration})`.

@@ -46,6 +46,26 @@ describe("claims across two pooled connections", () => {
     assert.equal(wins.filter(Boolean).length, 1);
   });
 
+  test("expired claims of groups nobody reads again are swept when any group is read", async () => {
+    // A connection of its own: its store has not swept yet in this process.
+    const fresh = await mongoose.createConnection(database.current().uri).asPromise();
+    try {
+      const store = ClaimStore.on(fresh);
+      const raw = fresh.collection("terreno_claims");
+      assert.equal(await store.claimAt("forgotten", "s", 1, new Date(Date.now() - 1000)), true);
+      assert.equal(await store.claimAt("forgotten", "s", 2, later()), true);
+      await store.claims("another-group");
+      let left = -1;
+      for (let i = 0; i < 50 && left !== 1; i++) {
+        left = await raw.countDocuments({ group: "forgotten" });
+        if (left !== 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(left, 1, "the live claim stays, the expired one is gone");
+    } finally {
+      await fresh.close();
+    }
+  });
+
   test("an expired claim is ignored and its slot claimed again; release and clear refund", async () => {
     const [a] = stores();
     assert.equal(await a.claimAt("expiry", "s", 1, new Date(Date.now() - 1000)), true);
