@@ -36,6 +36,16 @@ const LIST_CAPS: Record<string, { items: number; each: number }> = {
   response_types: { items: 10, each: WORD },
 };
 
+/** The caps as JSON Schema keywords, for the registration body in /openapi.json. */
+export function clientMetadataFieldSchema(field: string): Record<string, unknown> {
+  const list = LIST_CAPS[field];
+  if (list) {
+    return { type: "array", maxItems: list.items, items: { type: "string", maxLength: list.each } };
+  }
+  const cap = STRING_CAPS[field];
+  return cap ? { type: "string", maxLength: cap } : { type: "string" };
+}
+
 /** What is too long in `fields` ("client_name is longer than 200 characters"), or undefined. */
 export function clientMetadataTooLong(fields: Record<string, unknown>): string | undefined {
   for (const [field, cap] of Object.entries(STRING_CAPS)) {

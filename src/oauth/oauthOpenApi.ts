@@ -5,6 +5,7 @@
  * The browser pages (sign-in, consent, authorize) are HTML and left out.
  */
 import type { OpenApiContribution, OpenApiJson } from "../app/types.js";
+import { clientMetadataFieldSchema } from "./clientMetadataLimits.js";
 
 const TAG = "OAuth";
 
@@ -60,8 +61,30 @@ const tokenForm = (description: string) => ({
   },
 });
 
-/** 400 for a client the server does not know, 401 for one that sent no credentials. */
-const CLIENT_ERRORS = { "400": OAUTH_ERROR, "401": OAUTH_ERROR };
+/** Every route the OAuth library reads its body for takes at most 64 KB (rawBodyLimit.ts). */
+const TOO_LARGE = json("The body is larger than 64 KB.", {
+  $ref: "#/components/schemas/OAuthError",
+});
+
+/**
+ * A client_id that is a URL is fetched (a Client ID Metadata Document): each network address
+ * may cause only so many fetches a minute (clientMetadataBudget.ts), with Retry-After.
+ */
+const FETCH_BUDGET_SPENT = json(
+  "Too many client descriptions fetched for this network address; wait Retry-After seconds.",
+  { $ref: "#/components/schemas/OAuthError" },
+);
+
+/**
+ * 400 for a client the server does not know, 401 for one that sent no credentials, 413 for a
+ * body over the limit, 429 when looking a URL client up would spend this address's fetches.
+ */
+const CLIENT_ERRORS = {
+  "400": OAUTH_ERROR,
+  "401": OAUTH_ERROR,
+  "413": TOO_LARGE,
+  "429": FETCH_BUDGET_SPENT,
+};
 
 const clientOp = (operationId: string, summary: string, extra: OpenApiJson) => ({
   tags: [TAG],
@@ -139,8 +162,7 @@ export function oauthOpenApi(settings: OAuthOpenApiSettings): OpenApiContributio
             },
             required: ["access_token", "token_type"],
           }),
-          "400": OAUTH_ERROR,
-          "401": OAUTH_ERROR,
+          ...CLIENT_ERRORS,
         },
       }),
     },
@@ -219,14 +241,16 @@ export function oauthOpenApi(settings: OAuthOpenApiSettings): OpenApiContributio
             "application/json": {
               schema: {
                 type: "object",
-                properties: {
-                  redirect_uris: { type: "array", items: { type: "string" } },
-                  client_name: { type: "string" },
-                  token_endpoint_auth_method: { type: "string" },
-                  grant_types: { type: "array", items: { type: "string" } },
-                  response_types: { type: "array", items: { type: "string" } },
-                  scope: { type: "string" },
-                },
+                properties: Object.fromEntries(
+                  [
+                    "redirect_uris",
+                    "client_name",
+                    "token_endpoint_auth_method",
+                    "grant_types",
+                    "response_types",
+                    "scope",
+                  ].map((field) => [field, clientMetadataFieldSchema(field)]),
+                ),
                 required: ["redirect_uris"],
               },
             },
@@ -239,6 +263,7 @@ export function oauthOpenApi(settings: OAuthOpenApiSettings): OpenApiContributio
             required: ["client_id"],
           }),
           "400": OAUTH_ERROR,
+          "413": TOO_LARGE,
         },
       }),
     };

@@ -162,6 +162,24 @@ describe("plugins' OpenAPI paths", () => {
       assert.equal(anonymous.status, 401);
       documented(path, "post", anonymous);
     }
+    // Bodies over the OAuth routes' 64 KB limit: a documented 413, as JSON.
+    for (const endpoint of ["revoke", "introspect", "token"]) {
+      const path = `/oauth/oauth2/${endpoint}`;
+      const huge = await request(app)
+        .post(path)
+        .type("form")
+        .send(`token=${"x".repeat(70_000)}`);
+      assert.equal(huge.status, 413, path);
+      documented(path, "post", huge);
+    }
+    const hugeRegistration = await request(app)
+      .post("/oauth/oauth2/register")
+      .send({ redirect_uris: ["http://127.0.0.1:9/cb"], client_name: "x".repeat(70_000) });
+    assert.equal(hugeRegistration.status, 413);
+    documented("/oauth/oauth2/register", "post", hugeRegistration);
+    const registerBody =
+      document.paths["/oauth/oauth2/register"].post.requestBody.content["application/json"].schema;
+    assert.equal(registerBody.properties.client_name.maxLength, 200, "the server's own cap");
     for (const authorization of [undefined, "Bearer not-a-token"]) {
       const req = request(app).get("/oauth/oauth2/userinfo");
       const res = await (authorization ? req.set("Authorization", authorization) : req);
