@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run check:package`: builds and packs the package as it would be published, lints the
+# `npm run check:package`: packs the package as it would be published (prepack builds), lints the
 # tarball with publint and @arethetypeswrong/cli, then installs it into an empty app (with its
 # peers mongoose and express) and checks that `require()` and `import` load every entry point.
 set -euo pipefail
@@ -8,11 +8,14 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$root"
 
-echo "==> build"
-rm -rf dist
-npm run build --silent
-echo "==> npm pack"
+# The prepack script removes dist/ and builds it, so this is what a fresh clone packs.
+echo "==> npm pack (prepack builds)"
 tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+# (grep reads the whole listing: with -q it would stop early, and pipefail fails tar's SIGPIPE.)
+if ! tar -tzf "$tarball" | grep -x 'package/dist/index.js' >/dev/null; then
+  echo "check:package: the tarball has no dist/index.js" >&2
+  exit 1
+fi
 
 echo "==> publint"
 npx --no-install publint --strict "$tarball"

@@ -154,7 +154,12 @@ export const db = createTestDatabase;
 
 function checkConsumer(): boolean {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "terreno-types-"));
-  const packed = run("npm", ["pack", "--json", "--pack-destination", work], root);
+  // dist/ was just built (or, with --no-build, is taken as built): the prepack build is skipped.
+  const packed = run(
+    "npm",
+    ["pack", "--json", "--ignore-scripts", "--pack-destination", work],
+    root,
+  );
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
   const tarball = path.join(
     work,

@@ -90,17 +90,28 @@ function testCounts(output: string): { pass: number; fail: number } | undefined 
   return { pass: Number(pass[1]), fail: Number(fail[1]) };
 }
 
+interface PackInfo {
+  filename: string;
+  size: number;
+  entryCount: number;
+  files: Array<{ path: string }>;
+}
+
+/** `npm pack`, whose prepack script removes dist/ and builds it, as on a fresh clone. */
 async function pack(work: string, env: NodeJS.ProcessEnv): Promise<string> {
-  fs.rmSync(path.join(root, "dist"), { recursive: true, force: true });
-  const build = await run("npm", ["run", "build"], root, env);
-  if (build.code !== 0) throw new Error(`npm run build failed:\n${tail(build.output)}`);
   const packed = await run("npm", ["pack", "--json", "--pack-destination", work], root, env);
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${tail(packed.output)}`);
-  const json = packed.output.slice(packed.output.indexOf("["));
-  const [info] = JSON.parse(json) as Array<{ filename: string; size: number; entryCount: number }>;
+  // The output holds the prepack build's banners (stderr) around npm's JSON (stdout).
+  const json = packed.output.slice(packed.output.indexOf("["), packed.output.lastIndexOf("]") + 1);
+  const [info] = JSON.parse(json) as PackInfo[];
   if (!info) throw new Error("npm pack printed no tarball");
+  if (!info.files.some((file) => file.path === "dist/index.js")) {
+    throw new Error(
+      `npm pack left out dist/index.js (${info.entryCount} files): no prepack build?`,
+    );
+  }
   log(
-    `packed ${info.filename} (${Math.round(info.size / 1024)} kB, ${info.entryCount} files) in ${seconds(build.ms + packed.ms)}`,
+    `packed ${info.filename} (${Math.round(info.size / 1024)} kB, ${info.entryCount} files, built by prepack) in ${seconds(packed.ms)}`,
   );
   return path.join(work, info.filename);
 }
