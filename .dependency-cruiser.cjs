@@ -101,6 +101,15 @@ const rules = [
     },
   },
   {
+    name: "chat-without-demo",
+    comment:
+      "terreno-mcp/chat never loads the offline demo model: it is only reachable from its own " +
+      "entry point, terreno-mcp/chat/demo (src/chat/demo.ts).",
+    severity: "error",
+    from: { path: "^src/chat/index\\.ts$" },
+    to: { path: "^src/chat/demo(Model|Intent|Prompt)\\.ts$", reachable: true },
+  },
+  {
     name: "no-testing-in-src",
     comment: "src/testing (the FerretDB helper) is for tests; nothing else in src/ imports it.",
     severity: "error",

@@ -43,8 +43,9 @@ entries='["terreno-mcp", "terreno-mcp/testing"]'
     const exports = require(entry);
     if (Object.keys(exports).length === 0) throw new Error(entry + ': require() gave no exports');
   }
-  for (const entry of ['terreno-mcp/ai', 'terreno-mcp/chat', 'terreno-mcp/better-auth',
-    'terreno-mcp/oauth', 'terreno-mcp/react', 'terreno-mcp/package.json']) require.resolve(entry);
+  for (const entry of ['terreno-mcp/ai', 'terreno-mcp/chat', 'terreno-mcp/chat/demo',
+    'terreno-mcp/better-auth', 'terreno-mcp/oauth', 'terreno-mcp/react',
+    'terreno-mcp/package.json']) require.resolve(entry);
   console.log('require(): ok');
 ")
 (cd "$app" && node --input-type=module -e "

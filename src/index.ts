@@ -8,7 +8,6 @@
 export { connectDatabase, type DatabaseOptions } from "./app/database.js";
 export type { TerrenoAppOptions } from "./app/options.js";
 export {
-  defaultPathFor,
   type RunningServer,
   type StartOptions,
   TerrenoApp,
@@ -20,11 +19,10 @@ export type {
   OpenApiJson,
   TerrenoPlugin,
 } from "./app/types.js";
-export {
-  type AuthProvider,
-  type CallerResolver,
-  createCallerResolver,
-  type RequestHeaders,
+export type {
+  AuthProvider,
+  CallerResolver,
+  RequestHeaders,
 } from "./auth/callerResolver.js";
 export {
   DEFAULT_EXTERNAL_JWT_ALGORITHMS,
@@ -36,7 +34,6 @@ export {
 export {
   issueTokens,
   type JwtAuthOptions,
-  jwtProvider,
   signAccessToken,
   type TokenPair,
 } from "./auth/jwt.js";
@@ -52,7 +49,6 @@ export {
   type PersonalTokenInfo,
   type PersonalTokenOptions,
   type PersonalTokenScope,
-  personalTokenProvider,
   revokeUserPersonalTokens,
 } from "./auth/personalTokens.js";
 export {
@@ -108,16 +104,7 @@ export {
   OwnerQueryFilter,
 } from "./core/permissions.js";
 export type { Resource } from "./core/resource.js";
-export {
-  type AccessLevel,
-  accessLevel,
-  callerScopes,
-  MCP_SCOPES,
-  READ_SCOPES,
-  type ScopeAccess,
-  scopesAllow,
-  WRITE_SCOPES,
-} from "./core/scopes.js";
+export { MCP_SCOPES, READ_SCOPES, WRITE_SCOPES } from "./core/scopes.js";
 export type {
   CrudHooks,
   CrudMethod,
@@ -137,28 +124,17 @@ export type {
   WriteRecord,
 } from "./core/types.js";
 export type { Surface, SurfaceView } from "./core/viewTypes.js";
-export { portableJsonSchema } from "./core/zodSchema.js";
 export type { McpEndpointOptions } from "./mcp/options.js";
-export {
-  type McpOAuthOptions,
-  PROTECTED_RESOURCE_WELL_KNOWN,
-  type ProtectedResourceMetadata,
-  protectedResourceMetadata,
-  resourceMetadataUrl,
-} from "./mcp/resourceMetadata.js";
+export type { McpOAuthOptions } from "./mcp/resourceMetadata.js";
 export {
   buildOpenApiDocument,
   type MountedResource,
   type OpenApiObject,
   type OpenApiSource,
 } from "./openapi/document.js";
-export { openApiPlugin, openApiSource } from "./openapi/plugin.js";
+export { openApiSource } from "./openapi/plugin.js";
 export type { OpenApiOptions } from "./openapi/types.js";
-export {
-  type AuditEvent,
-  type AuditSink,
-  auditEventOf,
-} from "./ops/audit.js";
+export type { AuditEvent, AuditSink } from "./ops/audit.js";
 export {
   AUDIT_QUERY_FIELDS,
   type AuditToMongoOptions,
@@ -168,18 +144,12 @@ export {
 export {
   type AuthRateLimitOptions,
   type CreateRateLimitOptions,
-  callerKey,
-  clientIp,
   createRateLimit,
   DEFAULT_RATE_LIMITS,
-  type LimitedAction,
-  type LimitedCall,
-  type LoginGuard,
   type LoginLockoutOptions,
   type RateLimit,
   type RateLimitOptions,
   type RateLimitStore,
-  RateLimits,
   type RateLimitWindow,
   type RedisClientLike,
 } from "./ops/rateLimit.js";
@@ -195,7 +165,3 @@ export type { ViewConfig } from "./tools/appViews/viewConfig.js";
 export { appViewHashes } from "./tools/appViews/viewHtml.js";
 export type { DiscoveryOptions } from "./tools/discovery/discoveryTools.js";
 export type { ToolAnnotations, ToolDefinition } from "./tools/toolDefinitions.js";
-export {
-  canSeeTool,
-  toolsVisibleTo,
-} from "./tools/visibleTools.js";

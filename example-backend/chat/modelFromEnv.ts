@@ -6,7 +6,7 @@
  */
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import { createDemoModel, DEMO_MODEL_LABEL } from "../../src/chat/index.js";
+import { createDemoModel, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

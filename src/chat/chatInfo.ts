@@ -7,10 +7,8 @@
 import type { LanguageModel } from "ai";
 import type { Request, Response } from "express";
 import { DEFAULT_MAX_MESSAGE_LENGTH } from "./chatBody.js";
-import { DEMO_MODEL_ID } from "./demoModel.js";
+import { DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "./demoIdentity.js";
 import type { ChatApproval } from "./types.js";
-
-export const DEMO_MODEL_LABEL = "Offline demo (rule-based, not an LLM)";
 
 export interface ChatModelInfo {
   /** The model id, e.g. `gpt-4o-mini`; `terreno-demo` (DEMO_MODEL_ID) for the demo model. */

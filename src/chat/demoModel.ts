@@ -22,6 +22,7 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import type { PlainObject } from "../core/types.js";
+import { DEMO_MODEL_ID } from "./demoIdentity.js";
 import { parseIntent } from "./demoIntent.js";
 import { readPrompt } from "./demoPrompt.js";
 
@@ -33,8 +34,6 @@ export interface DemoModelOptions {
   /** A pause before each streamed word, in ms, to show a reply arriving (demos, tests). Default 0. */
   wordDelayMs?: number;
 }
-
-export const DEMO_MODEL_ID = "terreno-demo";
 
 function dataOf(value: unknown): unknown {
   return typeof value === "object" && value !== null && "data" in value

@@ -1,18 +1,18 @@
 /**
  * `terreno-mcp/chat`: a `POST /chat` route for the AI SDK's `useChat`, with the caller's own
  * tools, approval before writes, stored conversations, feedback, telemetry, a rate limit and
- * PII redaction. A separate entry point so that the package root never imports `ai`.
+ * PII redaction. A separate entry point so that the package root never imports `ai`. The offline
+ * demo model is in `terreno-mcp/chat/demo`.
  */
 
 export type { ChatRemoteFilesOptions } from "./chatFiles.js";
-export { type ChatModelInfo, chatModelInfo, DEMO_MODEL_LABEL } from "./chatInfo.js";
+export { type ChatModelInfo, chatModelInfo } from "./chatInfo.js";
 export {
   type ChatPluginOptions,
   type ChatRateLimitOptions,
   chatPlugin,
   DEFAULT_CHAT_SYSTEM,
 } from "./chatPlugin.js";
-export { createDemoModel, DEMO_MODEL_ID, type DemoModelOptions } from "./demoModel.js";
 export {
   ChatFeedback,
   ChatMessage,

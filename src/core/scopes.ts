@@ -30,7 +30,7 @@ export const MCP_SCOPES: readonly string[] = [MCP_READ_SCOPE, MCP_WRITE_SCOPE];
 
 export type ScopeAccess = "read" | "write";
 /** What a set of scopes grants: `write` (everything), `read` (reads only) or `none`. */
-export type AccessLevel = ScopeAccess | "none";
+type AccessLevel = ScopeAccess | "none";
 
 /** The caller's scopes: `ctx.scopes` when set, else the scopes of the credential (`user.scopes`). */
 export function callerScopes(
@@ -42,7 +42,7 @@ export function callerScopes(
   return Array.isArray(scopes) ? scopes.filter((scope) => typeof scope === "string") : [];
 }
 
-export function accessLevel(scopes: readonly string[] | undefined): AccessLevel {
+function accessLevel(scopes: readonly string[] | undefined): AccessLevel {
   if (scopes === undefined) return "write";
   if (scopes.some((scope) => WRITE_SCOPES.includes(scope))) return "write";
   if (scopes.some((scope) => READ_SCOPES.includes(scope))) return "read";

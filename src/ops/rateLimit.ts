@@ -22,7 +22,7 @@
  * rateLimitStore.ts.
  */
 export type { RateLimitWindow } from "../core/types.js";
-export { type LimitedAction, type LimitedCall, RateLimits } from "./appRateLimits.js";
+export { RateLimits } from "./appRateLimits.js";
 
 export type {
   LoginGuard,

@@ -9,7 +9,7 @@ import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { createExampleApp } from "../../example-backend/app.js";
 import { ensureFrontendBuilt } from "../../example-frontend/build.js";
-import { createDemoModel } from "../../src/chat/index.js";
+import { createDemoModel } from "../../src/chat/demo.js";
 import type { RunningServer } from "../../src/index.js";
 import { browserSkipReason, launchChromium } from "../helpers/browser.js";
 import { useTestDatabase } from "../helpers/database.js";

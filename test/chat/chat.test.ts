@@ -3,15 +3,8 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import type { Express } from "express";
 import request from "supertest";
-import {
-  ChatFeedback,
-  ChatMessage,
-  ChatTelemetry,
-  Conversation,
-  createDemoModel,
-  DEMO_MODEL_ID,
-  DEMO_MODEL_LABEL,
-} from "../../src/chat/index.js";
+import { createDemoModel, DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
+import { ChatFeedback, ChatMessage, ChatTelemetry, Conversation } from "../../src/chat/index.js";
 import type { PlainObject } from "../../src/core/types.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";

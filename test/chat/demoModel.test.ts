@@ -8,8 +8,9 @@ import { generateText, isStepCount, jsonSchema, streamText, type ToolSet, tool }
 import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
+import { createDemoModel } from "../../src/chat/demo.js";
 import { parseIntent } from "../../src/chat/demoIntent.js";
-import { ChatTelemetry, createDemoModel } from "../../src/chat/index.js";
+import { ChatTelemetry } from "../../src/chat/index.js";
 import { TerrenoError } from "../../src/core/errors.js";
 import type { User as Caller, PlainObject } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";

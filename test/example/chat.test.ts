@@ -12,7 +12,7 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import type { Express } from "express";
 import request from "supertest";
 import { createExampleApp } from "../../example-backend/app.js";
-import { DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "../../src/chat/index.js";
+import { DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
 import type { PlainObject } from "../../src/core/types.js";
 import {
   answerApproval,

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import request from "supertest";
 import { createExampleApp } from "../../example-backend/app.js";
-import { createDemoModel } from "../../src/chat/index.js";
+import { createDemoModel } from "../../src/chat/demo.js";
 import type { TerrenoPlugin } from "../../src/index.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
