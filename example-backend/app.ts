@@ -7,11 +7,10 @@
  */
 import { randomBytes } from "node:crypto";
 import type { LanguageModel } from "ai";
-import { type Logger, TerrenoApp } from "../src/index.js";
+import { type Logger, type RateLimitStore, TerrenoApp } from "../src/index.js";
 import { adminEmailFrom, adminHooks } from "./admin.js";
 import { exampleChat } from "./chat/exampleChat.js";
 import { type Env, modelFromEnv } from "./chat/modelFromEnv.js";
-import { exampleCounterStore } from "./counterStore.js";
 import { frontendPlugin } from "./frontend.js";
 import { previousSecretsFrom } from "./jwtSecret.js";
 import { User } from "./models/User.js";
@@ -36,6 +35,11 @@ export interface ExampleAppOptions {
   logging?: boolean | ((line: string) => void);
   /** Receives every server fault (pino's signature). Default: the console. */
   logger?: Logger;
+  /**
+   * Where the rate limits count. Default `"memory"`; `server.ts` passes `exampleCounterStore`'s
+   * (counterStore.ts: with MONGODB_URI, the database, over a one-socket connection of its own).
+   */
+  rateLimitStore?: RateLimitStore;
   /**
    * The user who signs up or logs in with this email becomes an admin. Default: `ADMIN_EMAIL`
    * in `env`; none when unset.
@@ -82,10 +86,10 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
     openapi: { title: "terreno-example", version: "0.1.0" },
     // The framework's defaults (docs/rate-limits-and-audit.md, "Rate limits"): 30 auth requests per minute per IP, an
     // account locked after 5 failed logins (longer while attempts go on), 600 writes and 600
-    // tool calls per minute per caller. Counters live in the database when MONGODB_URI names a
+    // tool calls per minute per caller. server.ts counts in the database when MONGODB_URI names a
     // shared one, so every instance counts together, over a one-socket connection (exact on
     // FerretDB too); the embedded single-process FerretDB counts in memory (counterStore.ts).
-    rateLimit: { store: exampleCounterStore(env) },
+    rateLimit: { store: options.rateLimitStore ?? "memory" },
   });
   app.register(todoRouter()); // /todos
   app.register(foodRouter()); // /foods

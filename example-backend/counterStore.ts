@@ -11,14 +11,23 @@ import mongoose from "mongoose";
 import type { RateLimitStore } from "../src/index.js";
 import type { Env } from "./chat/modelFromEnv.js";
 
-export function exampleCounterStore(env: Env): RateLimitStore {
-  if (!env.MONGODB_URI) return "memory";
-  // Opened now; the limiters count in memory until it is ready. Closed with the example's
-  // other connections (mongoose.disconnect() in server.ts).
+export interface ExampleCounterStore {
+  store: RateLimitStore;
+  /** Closes the store's own connection, if it opened one. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store's connection now (the limiters count in memory until it is ready), so only
+ * the code that owns the process calls this (server.ts, tests that close it): building the
+ * app alone, as the tools CLI and the token counts do, opens nothing.
+ */
+export function exampleCounterStore(env: Env): ExampleCounterStore {
+  if (!env.MONGODB_URI) return { store: "memory", close: async () => {} };
   const counters = mongoose.createConnection(env.MONGODB_URI, {
     maxPoolSize: 1,
     serverSelectionTimeoutMS: 2000,
   });
   counters.set("bufferTimeoutMS", 2000);
-  return { mongo: counters };
+  return { store: { mongo: counters }, close: () => counters.close() };
 }

@@ -4,13 +4,13 @@
  * start). SIGTERM / Ctrl-C stop the HTTP server (in-flight requests
  * finish), then the database connection, then FerretDB.
  */
-import mongoose from "mongoose";
 import { ensureFrontendBuilt } from "../example-frontend/build.js";
 import type { RunningServer } from "../src/index.js";
 import { adminEmailFrom } from "./admin.js";
 import { createExampleApp } from "./app.js";
 import { banner } from "./banner.js";
 import { modelFromEnv } from "./chat/modelFromEnv.js";
+import { exampleCounterStore } from "./counterStore.js";
 import { startExampleDatabase } from "./database.js";
 import { assertPortFree, portFrom, portInUseMessage, secondsFrom } from "./env.js";
 import { loadJwtSecret } from "./jwtSecret.js";
@@ -46,9 +46,11 @@ async function main(): Promise<void> {
   }
   const database = await startExampleDatabase(env, log);
 
+  const counters = exampleCounterStore(env);
   let running: RunningServer;
   try {
     running = await createExampleApp({
+      rateLimitStore: counters.store,
       jwtSecret: jwt.secret,
       jwtExpiresInSeconds,
       model: llm.model,
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
       publicUrl: publicUrlFrom(env.PUBLIC_URL, host, port), // the OAuth issuer for MCP clients
     }).start({ port, host, handleSignals: false });
   } catch (error) {
+    await counters.close();
     await database.stop();
     throw error;
   }
@@ -87,7 +90,7 @@ async function main(): Promise<void> {
     log(`\n${signal}: stopping the HTTP server, then the database...`);
     try {
       await running.close(); // drains requests, then disconnects Mongoose
-      await mongoose.disconnect(); // and the rate limits' own connection (counterStore.ts)
+      await counters.close(); // the rate limits' own connection (counterStore.ts), if any
       await database.stop();
       log("Stopped.");
       process.exit(0);

@@ -23,7 +23,12 @@ function isDuplicateKey(error: unknown): boolean {
 
 async function backfill(userModel: AnyModel): Promise<void> {
   const missing = { [EMAIL_SKELETON]: { $exists: false } };
-  const cursor = userModel.collection.find(missing, { projection: { email: 1 } });
+  // Through Mongoose, not the raw collection: a query waits for the connection to open, while
+  // the collection's find() before that returns no cursor (a sign-up right after start).
+  const cursor = userModel
+    .find(missing, { email: 1 })
+    .lean<{ _id: mongo.ObjectId; email?: unknown }>()
+    .cursor();
   const give = async (id: mongo.ObjectId, email: string) => {
     try {
       await userModel.collection.updateOne(

@@ -7,18 +7,23 @@
  * closed with the others by mongoose.disconnect() after the file.
  */
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import request from "supertest";
 import { createExampleApp } from "../../example-backend/app.js";
+import { exampleCounterStore } from "../../example-backend/counterStore.js";
 import { useTestDatabase } from "../helpers/database.js";
 
 const database = useTestDatabase("ops_example_rate_limit");
 
 describe("the example's rate limiter on MONGODB_URI", () => {
   test("45 concurrent auth requests against its 30 a minute: exactly 30 pass", async () => {
+    // As server.ts does with MONGODB_URI set.
+    const counters = exampleCounterStore({ MONGODB_URI: database.current().uri });
+    after(() => counters.close());
     const terreno = createExampleApp({
       jwtSecret: "example-rate-limit-secret-of-32-chars!",
-      env: { MONGODB_URI: database.current().uri },
+      env: {},
+      rateLimitStore: counters.store,
     });
     const app = terreno.build();
     await terreno.rateLimits.ready();
