@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { LanguageModel } from "ai";
+import type { ChatRateLimitOptions } from "../src/chat/index.js";
 import { type Logger, type RateLimitStore, TerrenoApp } from "../src/index.js";
 import { adminEmailFrom, adminHooks } from "./admin.js";
 import { exampleChat } from "./chat/exampleChat.js";
@@ -40,6 +41,11 @@ export interface ExampleAppOptions {
    * (counterStore.ts: with MONGODB_URI, the database, over a one-socket connection of its own).
    */
   rateLimitStore?: RateLimitStore;
+  /**
+   * The chat's per-user limit (`chatPlugin`'s `rateLimit`). Default: the plugin's, 10 chat
+   * requests (a message, an approval, an app view's call) per 10 s.
+   */
+  chatRateLimit?: ChatRateLimitOptions;
   /**
    * The user who signs up or logs in with this email becomes an admin. Default: `ADMIN_EMAIL`
    * in `env`; none when unset.
@@ -100,7 +106,8 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
   const { model, label } = options.model
     ? { model: options.model, label: undefined }
     : modelFromEnv(env);
-  app.register(exampleChat({ app, model, label })); // /chat, /chat/info, /chat/conversations, ...
+  const { chatRateLimit: rateLimit } = options;
+  app.register(exampleChat({ app, model, label, rateLimit })); // /chat, /chat/info, /chat/conversations, ...
   // Last: the page's fallback must come after every plugin route (routers are never shadowed).
   if (options.frontendDir) app.register(frontendPlugin({ dir: options.frontendDir }));
   return app;

@@ -5,7 +5,11 @@
  * Claude Code?" is answered from the docs it ships.
  */
 import type { LanguageModel } from "ai";
-import { chatPlugin, DEFAULT_CHAT_SYSTEM } from "../../src/chat/index.js";
+import {
+  type ChatRateLimitOptions,
+  chatPlugin,
+  DEFAULT_CHAT_SYSTEM,
+} from "../../src/chat/index.js";
 import type { TerrenoApp, TerrenoPlugin } from "../../src/index.js";
 import { exampleDocPaths, REPO_ROOT } from "../paths.js";
 
@@ -14,6 +18,8 @@ export interface ExampleChatOptions {
   model: LanguageModel;
   /** How the page names the model; default the plugin's (the model id, or the demo's label). */
   label?: string;
+  /** The per-user chat limit; default the plugin's (10 requests per 10 s). */
+  rateLimit?: ChatRateLimitOptions;
 }
 
 const ABOUT_THE_APP =
@@ -25,6 +31,7 @@ export function exampleChat(options: ExampleChatOptions): TerrenoPlugin {
     app: options.app,
     model: options.model,
     ...(options.label ? { modelLabel: options.label } : {}),
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     // Per request: a model needs today's date to turn "tomorrow" into a due date.
     system: () => `${DEFAULT_CHAT_SYSTEM} ${ABOUT_THE_APP} Now is ${new Date().toISOString()}.`,
     docs: { paths: exampleDocPaths(), root: REPO_ROOT },

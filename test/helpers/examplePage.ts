@@ -116,6 +116,11 @@ export function useExamplePage(options: ExamplePageOptions = {}): ExamplePage {
       env: {},
       frontendDir: dir,
       publicUrl,
+      // A scripted person clicks faster than anyone: restoreChat.test.ts's session sends its
+      // 11th chat request (messages and approvals) within 10 s of the first on a quick machine,
+      // and the default limit (10 per 10 s) answered it 429, so the test passed only when the
+      // machine was slow. The limit itself is tested in test/chat/chat.test.ts.
+      chatRateLimit: { points: 1000 },
     }).start({
       port,
       host: "127.0.0.1",
