@@ -21,7 +21,7 @@ import { consoleLogger, type Logger } from "../core/logger.js";
 import { hiddenFieldsLookup } from "../core/present.js";
 import type { Resource } from "../core/resource.js";
 import { defineResource } from "../core/resource.js";
-import type { HiddenFieldsLookup, OperationObserver, User } from "../core/types.js";
+import type { HiddenFieldsLookup, OperationObserver } from "../core/types.js";
 import { bodyTooDeep } from "../http/bodyErrors.js";
 import { errorMiddleware, sendError } from "../http/sendError.js";
 import { mcpPlugin } from "../mcp/endpoint.js";
@@ -342,7 +342,7 @@ export class TerrenoApp {
     app.use(async (req: Request, res: Response, next: NextFunction) => {
       if (publicPaths.has(req.path)) return next();
       try {
-        (req as Request & { user?: User }).user = await ctx.resolveCaller(req.headers);
+        req.user = await ctx.resolveCaller(req.headers);
         next();
       } catch (error) {
         sendError(res, error, logger);

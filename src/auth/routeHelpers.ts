@@ -5,7 +5,7 @@ import { isSessionCaller } from "../core/scopes.js";
 import type { User } from "../core/types.js";
 
 export function callerOf(req: Request): User {
-  const user = (req as Request & { user?: User }).user;
+  const user = req.user;
   if (!user) throw unauthenticated();
   return user;
 }

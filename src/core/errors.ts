@@ -28,7 +28,7 @@ export const ERROR_CODES = [
 export type BuiltInErrorCode = (typeof ERROR_CODES)[number];
 
 /** A code registered by a plugin through `defineErrorCode`. */
-export type CustomErrorCode = string & { readonly __terrenoErrorCode: unique symbol };
+export type CustomErrorCode = string & { readonly __customErrorCode: unique symbol };
 
 export type ErrorCode = BuiltInErrorCode | CustomErrorCode;
 

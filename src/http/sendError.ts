@@ -7,6 +7,7 @@ import type { NextFunction, Request, Response } from "express";
 import { toErrorBody } from "../core/errors.js";
 import { type Logger, reportFailure } from "../core/logger.js";
 import { bodyFailure } from "./bodyErrors.js";
+import { setErrorCode } from "./errorCode.js";
 
 /** `logger`: where a server fault is reported, the app's (handed over when routes are mounted). */
 export function sendError(res: Response, error: unknown, logger: Logger): void {
@@ -22,8 +23,7 @@ export function sendError(res: Response, error: unknown, logger: Logger): void {
   }
   for (const [name, value] of Object.entries(terrenoError.headers ?? {}))
     res.setHeader(name, value);
-  // Read by the HTTP telemetry (src/ops/telemetry.ts) as the span's `error.type`.
-  res.locals.terrenoErrorCode = terrenoError.code;
+  setErrorCode(res, terrenoError.code);
   res.status(terrenoError.status).json(toErrorBody(terrenoError));
 }
 

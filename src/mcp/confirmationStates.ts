@@ -22,8 +22,8 @@ import canonicalize from "canonicalize";
 import type { Connection } from "mongoose";
 import { TerrenoError } from "../core/errors.js";
 import { callerKey } from "../ops/rateLimit.js";
-import type { McpCaller } from "./caller.js";
 import { QUESTION_TIMEOUT_MS } from "./confirm.js";
+import { mcpRequestState } from "./requestState.js";
 
 /** What a question's state says it asked about. */
 interface AskedAbout {
@@ -54,7 +54,7 @@ function argsHash(args: unknown): string {
 
 /** The caller a request's state is bound to: its user, else its address. */
 function boundTo(ctx: ServerContext): string {
-  const caller = ctx.http?.authInfo?.extra?.caller as McpCaller | undefined;
+  const caller = mcpRequestState(ctx.http?.req)?.caller;
   return `tools/call\0${callerKey(caller?.user, caller?.ip)}`;
 }
 

@@ -26,6 +26,7 @@ import { createServerFactory } from "./mcpServerFactory.js";
 import type { McpEndpointOptions } from "./options.js";
 import { parseMcpBody } from "./parseBody.js";
 import { recordResourceProvider, recordTemplates } from "./recordResources.js";
+import { mcpRequestState } from "./requestState.js";
 import { resolveMcpCaller } from "./resolveMcpCaller.js";
 import { createResourceLinker } from "./resourceLinks.js";
 import {
@@ -122,8 +123,13 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
         }
       : {}),
   });
-  const node = toNodeHandler(handler, { onerror: sdkRejected });
   return (req: Request, res: Response) => {
+    // The caller resolveMcpCaller bound to this request goes on with it through the SDK.
+    const state = mcpRequestState(req);
+    const node = toNodeHandler(
+      { fetch: (request, init) => handler.fetch(request, init, state) },
+      { onerror: sdkRejected },
+    );
     void node(req, res, req.body);
   };
 }

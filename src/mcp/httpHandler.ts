@@ -19,9 +19,10 @@ import {
 import { TerrenoError } from "../core/errors.js";
 import { type Logger, reportFailure } from "../core/logger.js";
 import type { AnswerRelay } from "./answerRelay.js";
-import type { McpCaller } from "./caller.js";
+import { type McpCaller, principalOf } from "./caller.js";
 import { jsonRpcErrorResponse } from "./jsonRpcError.js";
 import { LegacyAsks, sessionCapabilities, sessionFor } from "./legacyAsks.js";
+import { bindMcpRequestState, type McpRequestState, mcpRequestState } from "./requestState.js";
 import { armToolsListSlot, spliceToolsList } from "./toolsListReply.js";
 
 /**
@@ -101,12 +102,21 @@ export function createDualEraHandler(factory: ServerFactory, options: DualEraHan
   const modern = createMcpHandler(factory, { legacy: "reject", onerror });
   const asks = new LegacyAsks(answerRelay);
 
-  async function fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
+  /**
+   * `state`: the request's caller (resolveMcpCaller.ts), bound to `request` for the server
+   * factory, which the SDK hands it as `requestInfo`.
+   */
+  async function fetch(
+    request: Request,
+    options?: McpHandlerRequestOptions,
+    state?: McpRequestState,
+  ): Promise<Response> {
+    if (state) bindMcpRequestState(request, state);
     // tools/list replies carry the catalog serialized once (toolsListReply.ts).
-    const slot = armToolsListSlot(options?.parsedBody, options?.authInfo);
+    const slot = armToolsListSlot(options?.parsedBody, state);
     const response = await dispatch(request, options);
     if (slot) return spliceToolsList(response, slot);
-    const refusal = (options?.authInfo?.extra?.caller as McpCaller | undefined)?.httpRefusal;
+    const refusal = state?.refusal;
     return refusal ? withHttpRefusal(response, refusal) : response;
   }
 
@@ -114,9 +124,9 @@ export function createDualEraHandler(factory: ServerFactory, options: DualEraHan
     const body = options?.parsedBody;
     if (!(await isLegacyRequest(request, body))) return modern.fetch(request, options);
     const session = asksFirst ? request.headers.get("mcp-session-id") : null;
-    const principal = options?.authInfo?.clientId ?? "anonymous";
-    const caller = options?.authInfo?.extra?.caller as McpCaller | undefined;
-    if (isJSONRPCResponse(body)) return takeAnswer(body, session, principal, caller);
+    const state = mcpRequestState(request);
+    const principal = principalOf(state?.caller);
+    if (isJSONRPCResponse(body)) return takeAnswer(body, session, principal, state);
     const legacyClient = sessionCapabilities(session);
     const stream = Boolean(legacyClient && asksFirst && callAsking(body, asksFirst));
     const server = factory({
@@ -156,18 +166,18 @@ export function createDualEraHandler(factory: ServerFactory, options: DualEraHan
     body: JSONRPCResponse,
     session: string | null,
     principal: string,
-    caller: McpCaller | undefined,
+    state: McpRequestState | undefined,
   ): Promise<Response> {
     let refusal: TerrenoError | undefined;
     try {
-      if (caller && chargeAnswer) await chargeAnswer(caller);
+      if (state && chargeAnswer) await chargeAnswer(state.caller);
       refusal = await asks.answer(body, session, principal);
     } catch (error) {
       if (!(error instanceof TerrenoError)) throw error;
       refusal = error;
     }
     if (!refusal) return new Response(null, { status: 202 });
-    caller?.onHttpRefusal?.(refusal);
+    state?.refuse(refusal);
     if (logger) reportFailure(logger, refusal, { surface: "mcp", operation: "answer" });
     return jsonRpcErrorResponse(refusal);
   }

@@ -1,6 +1,7 @@
 /** How /mcp answers a refusal before the SDK runs: the error table's HTTP status, as JSON-RPC. */
 import type { Response } from "express";
 import { type TerrenoError, toErrorBody } from "../core/errors.js";
+import { setErrorCode } from "../http/errorCode.js";
 
 /** The id of the JSON-RPC request in `body`, when it has a usable one. */
 export function requestId(body: unknown): string | number | null {
@@ -28,8 +29,7 @@ export function sendJsonRpcError(
   id: string | number | null = null,
 ): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-  // Read by the HTTP telemetry (src/ops/telemetry.ts) as the span's `error.type`.
-  res.locals.terrenoErrorCode = error.code;
+  setErrorCode(res, error.code);
   res.status(error.status).json(errorMessage(error, id));
 }
 

@@ -1,6 +1,7 @@
 /**
  * Builds the cheap per-request MCP server over tool definitions computed once. The caller
- * arrives per request through `authInfo` and sees only its tools (src/tools/visibleTools.ts):
+ * arrives per request in its `McpRequestState` (requestState.ts) and sees only its tools
+ * (src/tools/visibleTools.ts):
  * `tools/list` answers with a result object built once per distinct set of visible tools and
  * shared (read-only) by every caller who sees that set; `tools/call` answers a tool the
  * caller does not see exactly as a tool that does not exist.
@@ -20,7 +21,7 @@ import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { unknownTool } from "../tools/toolErrors.js";
 import { createToolCatalog } from "../tools/visibleTools.js";
 import { appCapabilities, toolMeta } from "./appResources.js";
-import { httpRefusal, type McpCaller } from "./caller.js";
+import type { McpCaller } from "./caller.js";
 import {
   type Answer,
   answerOf,
@@ -33,6 +34,7 @@ import {
 } from "./confirm.js";
 import type { ConfirmationStates } from "./confirmationStates.js";
 import type { ServerFactoryContext } from "./httpHandler.js";
+import { McpRequestState, mcpRequestState } from "./requestState.js";
 import {
   type McpResourceProvider,
   resourceCapabilities,
@@ -170,20 +172,21 @@ export function createServerFactory(options: ServerFactoryOptions) {
     }
     // A tool this caller does not see answers exactly as a tool that does not exist.
     if (outcome.status === "unseen") throw protocolError(unknownTool(name));
-    if (outcome.error.code === "rate_limited") {
-      httpRefusal(caller, outcome.error);
-      throw protocolError(outcome.error);
-    }
+    // A rate limit is a JSON-RPC error, answered with 429 (McpRequestState.noteThrown).
+    if (outcome.error.code === "rate_limited") throw protocolError(outcome.error);
     return errorResult(outcome.error);
   }
 
   return (ctx: ServerFactoryContext): Server => {
-    const caller = (ctx.authInfo?.extra?.caller as McpCaller | undefined) ?? { headers: {} };
+    const bound = mcpRequestState(ctx.requestInfo);
+    // A factory used without the endpoint (no bound state) serves an anonymous caller.
+    const state = bound ?? new McpRequestState({ headers: {} });
+    const { caller } = state;
     const server = new Server(info, serverOptions);
     server.setRequestHandler("tools/list", async () => {
       if (caller.failure) throw protocolError(caller.failure);
       try {
-        return toolsListResult(await listFor(caller.user), ctx.authInfo);
+        return toolsListResult(await listFor(caller.user), bound);
       } catch (error) {
         throw protocolFailure(error, "tools/list");
       }
@@ -191,20 +194,25 @@ export function createServerFactory(options: ServerFactoryOptions) {
     server.setRequestHandler("tools/call", async (request, reqCtx) => {
       const { name, arguments: args } = request.params;
       const tool = byName.get(name);
-      const confirmed = await needsConfirmation(tool, caller, args);
-      if (confirmed && ctx.era === "modern" && elicitsForms(modernCapabilities(reqCtx))) {
-        const { answer, reply } = await modernAnswer(confirmed, args, reqCtx);
-        if (!answer) return reply;
-        if (!answer.yes) return notConfirmed(confirmed, answer.action);
+      try {
+        const confirmed = await needsConfirmation(tool, caller, args);
+        if (confirmed && ctx.era === "modern" && elicitsForms(modernCapabilities(reqCtx))) {
+          const { answer, reply } = await modernAnswer(confirmed, args, reqCtx);
+          if (!answer) return reply;
+          if (!answer.yes) return notConfirmed(confirmed, answer.action);
+        }
+        // The 2025 era asks on the call's own stream, when the session says it can (legacyAsks.ts).
+        if (confirmed && ctx.era === "legacy" && elicitsForms(ctx.legacyClient)) {
+          const answer = await askLegacy(server, confirmed, args, reqCtx);
+          if (!answer.yes) return notConfirmed(confirmed, answer.action);
+        }
+        return await callTool(caller, name, args);
+      } catch (error) {
+        state.noteThrown(error);
+        throw error;
       }
-      // The 2025 era asks on the call's own stream, when the session says it can (legacyAsks.ts).
-      if (confirmed && ctx.era === "legacy" && elicitsForms(ctx.legacyClient)) {
-        const answer = await askLegacy(server, confirmed, args, reqCtx);
-        if (!answer.yes) return notConfirmed(confirmed, answer.action);
-      }
-      return callTool(caller, name, args);
     });
-    serveResources(server, providers, caller, protocolFailure);
+    serveResources(server, providers, state, protocolFailure);
     return server;
   };
 }

@@ -13,7 +13,7 @@ import { defaultToolPrefix } from "../tools/naming.js";
 import { runToolCall, spendLimit, type ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ResourceToolDefinition, ToolDefinition } from "../tools/toolDefinitions.js";
 import { canSeeTool, createToolCatalog } from "../tools/visibleTools.js";
-import { httpRefusal, type McpCaller } from "./caller.js";
+import type { McpCaller } from "./caller.js";
 import { completeRecordId } from "./completions.js";
 import { type McpResourceProvider, resourceNotFound } from "./resourceProviders.js";
 import { protocolError } from "./toolResult.js";
@@ -164,7 +164,6 @@ export function recordResourceProvider(
     if (outcome.status === "unseen" || outcome.error.code === "not_found") {
       throw resourceNotFound(uri);
     }
-    httpRefusal(caller, outcome.error);
     throw protocolError(outcome.error);
   }
 
@@ -192,7 +191,6 @@ export function recordResourceProvider(
         callOf(template.list, caller, args, "resources/list"),
       );
       if (outcome.status === "failed") {
-        httpRefusal(caller, outcome.error);
         throw protocolError(outcome.error);
       }
       const records = outcome.status === "done" ? (outcome.output.data as unknown[]) : [];
@@ -214,7 +212,6 @@ export function recordResourceProvider(
         await spendLimit(listTool, callOf(listTool, caller, {}, "completion/complete"), runner);
       } catch (error) {
         if (!(error instanceof TerrenoError)) throw error;
-        httpRefusal(caller, error);
         throw protocolError(error);
       }
       return completeRecordId(template.resource, template.titleField, argument.value, caller);

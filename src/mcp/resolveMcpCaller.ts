@@ -1,6 +1,6 @@
 /**
- * /mcp's caller: resolved with the app's one resolver and handed to the server factory as
- * `req.auth` (the SDK's Node adapter forwards it as `authInfo`). A caller is required unless
+ * /mcp's caller: resolved with the app's one resolver and bound to the request as its
+ * `McpRequestState` (requestState.ts), which the endpoint hands on. A caller is required unless
  * some tool serves anonymous callers: 401 + `WWW-Authenticate: Bearer` pointing at this
  * resource's metadata (RFC 9728 §5.1). During a database outage the call goes on with the
  * failure, so tool calls answer the documented isError `database_unavailable` result.
@@ -13,6 +13,7 @@ import type { User } from "../core/types.js";
 import { clientIp } from "../ops/rateLimit.js";
 import type { McpCaller } from "./caller.js";
 import { sendJsonRpcError } from "./jsonRpcError.js";
+import { bindMcpRequestState, McpRequestState } from "./requestState.js";
 import { bearerChallenge, mcpResourceUrl, resourceMetadataUrl } from "./resourceMetadata.js";
 
 export interface ResolveMcpCallerOptions {
@@ -30,13 +31,9 @@ function headerRecord(req: Request): Record<string, string | undefined> {
   return req.headers as Record<string, string | undefined>;
 }
 
-function setAuth(req: Request, caller: McpCaller, clientId: string): void {
-  (req as Request & { auth?: unknown }).auth = {
-    token: "",
-    clientId,
-    scopes: [...(caller.user?.scopes ?? [])],
-    extra: { caller },
-  };
+/** The request's state; a refusal it meets is counted under its code on `res` (telemetry). */
+function bindCaller(req: Request, res: Response, caller: McpCaller): void {
+  bindMcpRequestState(req, new McpRequestState(caller, res));
 }
 
 export function resolveMcpCaller(options: ResolveMcpCallerOptions) {
@@ -49,21 +46,12 @@ export function resolveMcpCaller(options: ResolveMcpCallerOptions) {
           "Authentication is required: send Authorization: Bearer <token>.",
         );
       }
-      const caller: McpCaller = {
-        user,
-        headers: headerRecord(req),
-        ip: clientIp(req),
-        // A call refused with its own HTTP status (429) is counted under its error code.
-        onHttpRefusal: (error) => {
-          res.locals.terrenoErrorCode = error.code;
-        },
-      };
-      setAuth(req, caller, user?.id ?? "anonymous");
+      bindCaller(req, res, { user, headers: headerRecord(req), ip: clientIp(req) });
       next();
     } catch (error) {
       const failure = normalizeError(error);
       if (failure.code === "database_unavailable") {
-        setAuth(req, { headers: headerRecord(req), failure }, "unresolved");
+        bindCaller(req, res, { headers: headerRecord(req), failure });
         return next();
       }
       if (!(error instanceof TerrenoError && error.code === "unauthenticated")) {

@@ -15,6 +15,7 @@ import {
   type Server,
 } from "@modelcontextprotocol/server";
 import type { McpCaller } from "./caller.js";
+import type { McpRequestState } from "./requestState.js";
 import { protocolError } from "./toolResult.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -86,16 +87,19 @@ export function resourceCapabilities(providers: readonly McpResourceProvider[]) 
 }
 
 /**
- * Registers the resource handlers on one per-request server. A caller that could not be
- * resolved fails every one; `fail` maps an unexpected error (and reports it).
+ * Registers the resource handlers on one per-request server, for the request's caller. A
+ * caller that could not be resolved fails every one; a rate limit a provider throws is
+ * answered with 429 (`McpRequestState.noteThrown`); `fail` maps an unexpected error (and
+ * reports it).
  */
 export function serveResources(
   server: Server,
   providers: readonly McpResourceProvider[],
-  caller: McpCaller,
+  state: McpRequestState,
   fail: (error: unknown, operation: string) => Error,
 ): void {
   if (providers.length === 0) return;
+  const { caller } = state;
   const guarded =
     <A extends unknown[], R>(operation: string, run: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -103,6 +107,7 @@ export function serveResources(
       try {
         return await run(...args);
       } catch (error) {
+        state.noteThrown(error);
         throw error instanceof ProtocolError ? error : fail(error, operation);
       }
     };

@@ -12,10 +12,23 @@ export function successResult(output: PlainObject): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
 }
 
+/**
+ * A JSON-RPC error that keeps the failure it answers, so the endpoint can give a refusal HTTP
+ * states itself (429 + Retry-After) its own status (requestState.ts).
+ */
+export class TerrenoProtocolError extends ProtocolError {
+  readonly failure: TerrenoError;
+
+  constructor(failure: TerrenoError) {
+    const body = toErrorBody(failure);
+    super(failure.spec.jsonRpc, `${body.code}: ${body.detail}`, { error: body });
+    this.failure = failure;
+  }
+}
+
 /** A TerrenoError as a JSON-RPC error: `code: detail` as the message, the error body as data. */
 export function protocolError(error: TerrenoError): ProtocolError {
-  const body = toErrorBody(error);
-  return new ProtocolError(error.spec.jsonRpc, `${body.code}: ${body.detail}`, { error: body });
+  return new TerrenoProtocolError(error);
 }
 
 export function errorResult(error: TerrenoError): CallToolResult {

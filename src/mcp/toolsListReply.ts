@@ -4,8 +4,8 @@
  * SDK JSON-serializes each reply anew (`Response.json`), which was most of a `tools/list`'s
  * time. The SDK has no way to hand it bytes, so the reply is spliced around it instead:
  *
- * 1. the HTTP handler arms a slot for a `tools/list` request, keyed by its `authInfo` object
- *    (the one object that reaches both the handler and the server factory);
+ * 1. the HTTP handler arms a slot for a `tools/list` request, keyed by its `McpRequestState`
+ *    (requestState.ts: the one object that reaches both the handler and the server factory);
  * 2. the `tools/list` handler finds the slot, leaves the catalog's bytes in it and returns an
  *    empty `{tools: []}`, so the SDK does everything else as always (protocol checks, era,
  *    `resultType`/`ttlMs`/`cacheScope`, `_meta`, the id, errors);
@@ -41,16 +41,16 @@ export function catalogReply<R extends { tools: unknown[] }>(result: R): Catalog
   };
 }
 
-/** Step 1: for a `tools/list` request with an `authInfo` object, a slot to splice into. */
+/** Step 1: for a `tools/list` request with a request state, a slot to splice into. */
 export function armToolsListSlot(
   parsedBody: unknown,
-  authInfo: object | undefined,
+  state: object | undefined,
 ): ToolsListSlot | undefined {
-  if (!authInfo || (parsedBody as { method?: unknown } | null)?.method !== "tools/list") {
+  if (!state || (parsedBody as { method?: unknown } | null)?.method !== "tools/list") {
     return undefined;
   }
   const slot: ToolsListSlot = {};
-  slots.set(authInfo, slot);
+  slots.set(state, slot);
   return slot;
 }
 
@@ -60,9 +60,9 @@ export function armToolsListSlot(
  */
 export function toolsListResult<R extends { tools: unknown[] }>(
   reply: CatalogReply<R>,
-  authInfo: object | undefined,
+  state: object | undefined,
 ): R | { tools: [] } {
-  const slot = authInfo ? slots.get(authInfo) : undefined;
+  const slot = state ? slots.get(state) : undefined;
   if (!slot || slot.tools) return reply.result;
   slot.tools = reply.bytes();
   return { tools: [] };

@@ -6,7 +6,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 import { consoleLogger, type Logger } from "../core/logger.js";
-import type { RateLimitWindow, User } from "../core/types.js";
+import type { RateLimitWindow } from "../core/types.js";
 import { rateLimited, retryAfterSeconds } from "./loginLockout.js";
 import type { PointLimiter } from "./rateLimitBatch.js";
 import { callerKey, clientIp, storeKey } from "./rateLimitKeys.js";
@@ -70,9 +70,7 @@ export function handle(
     duration: window.duration,
     consume,
     middleware(options = {}) {
-      const keyOf =
-        options.key ??
-        ((req: Request) => callerKey((req as Request & { user?: User }).user, clientIp(req)));
+      const keyOf = options.key ?? ((req: Request) => callerKey(req.user, clientIp(req)));
       return (req: Request, _res: Response, next: NextFunction) => {
         consume(keyOf(req), options.cost ?? 1).then(() => next(), next);
       };

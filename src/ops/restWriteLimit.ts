@@ -1,7 +1,6 @@
 /** The REST routers' write limit: the app's `RateLimits` rule, as Express middleware. */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Resource } from "../core/resource.js";
-import type { User } from "../core/types.js";
 import type { RateLimits } from "./appRateLimits.js";
 import { clientIp } from "./rateLimitKeys.js";
 
@@ -21,7 +20,7 @@ export function restWriteLimit(
       .consume({
         action: "write",
         resource,
-        user: (req as Request & { user?: User }).user,
+        user: req.user,
         ip: clientIp(req),
       })
       .then(() => next(), next);

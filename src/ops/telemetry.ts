@@ -24,6 +24,7 @@ import {
 import type { NextFunction, Request, Response } from "express";
 import type { TerrenoError } from "../core/errors.js";
 import { normalizeError } from "../core/normalizeError.js";
+import { errorCodeOf } from "../http/errorCode.js";
 import { routeTemplate } from "../http/routeTemplate.js";
 
 /** The instrumentation scope of every span and instrument. */
@@ -128,13 +129,10 @@ export function httpTelemetry() {
       const route = routeTemplate(req);
       const status = res.statusCode;
       const finished = res.writableFinished;
-      const code: unknown = res.locals.terrenoErrorCode;
       const errorType = !finished
         ? "aborted"
         : status >= 400
-          ? typeof code === "string"
-            ? code
-            : String(status)
+          ? (errorCodeOf(res) ?? String(status))
           : undefined;
       const name = route ? `${method} ${route}` : method;
       span.updateName(name);

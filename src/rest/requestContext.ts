@@ -1,7 +1,7 @@
 /** Builds the core's RequestContext from an Express request (REST's only translation of the caller). */
 import type { Request } from "express";
 import type { OperationObserver } from "../core/observe.js";
-import type { HiddenFieldsLookup, RequestContext, User } from "../core/types.js";
+import type { HiddenFieldsLookup, RequestContext } from "../core/types.js";
 import { routeTemplate } from "../http/routeTemplate.js";
 
 /**
@@ -15,7 +15,7 @@ export function restContext(
 ): RequestContext {
   const route = routeTemplate(req);
   return {
-    user: (req as Request & { user?: User }).user,
+    user: req.user,
     transport: "rest",
     headers: req.headers as Record<string, string | undefined>,
     raw: req,

@@ -224,6 +224,45 @@ describe("OpenTelemetry", () => {
       assert.equal(span.attributes["rpc.response.status_code"], "-32603");
       assert.equal(span.status.code, SpanStatusCode.ERROR);
     });
+
+    test("a refused /mcp request's HTTP span carries the refusal's code: 401, and a rate limit's 429", async () => {
+      const limited = new TerrenoApp({
+        userModel: User,
+        auth: { jwt: { secret: JWT_SECRET } },
+        logger: silent,
+        rateLimit: { toolCalls: { points: 1, duration: 60 } },
+      })
+        .register(modelRouter(Todo, todoOptions()))
+        .build();
+      const call = (id: number, token?: string) => {
+        const req = request(limited)
+          .post("/mcp")
+          .set("Accept", "application/json, text/event-stream")
+          .set("Content-Type", "application/json");
+        if (token) req.set("Authorization", `Bearer ${token}`);
+        return req.send({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "todos_list", arguments: {} },
+        });
+      };
+
+      assert.equal((await call(1)).status, 401);
+      const [unauthenticated] = await spansNamed("POST /mcp");
+      assert.equal(unauthenticated.attributes["http.response.status_code"], 401);
+      assert.equal(unauthenticated.attributes["error.type"], "unauthenticated");
+
+      spanExporter.reset();
+      assert.equal((await call(2, alice.token)).status, 200);
+      const refused = await call(3, alice.token);
+      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assert.equal(refused.body.error.data.error.code, "rate_limited");
+      const [, limitedSpan] = await spansNamed("POST /mcp", 2);
+      assert.equal(limitedSpan.attributes["http.response.status_code"], 429);
+      assert.equal(limitedSpan.attributes["error.type"], "rate_limited");
+      assert.equal(limitedSpan.attributes["terreno.error.code"], "rate_limited");
+    });
   });
 
   test("getMCPTools(): the same tool span, INTERNAL, with the tool call id", async () => {
