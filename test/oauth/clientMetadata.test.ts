@@ -17,6 +17,7 @@ import {
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { useTestDatabase } from "../helpers/database.js";
+import { authorizeRedirect, authorizeUrl } from "../helpers/oauthFlow.js";
 import { signInAndConsent } from "./httpFlow.js";
 import { json, type MetadataHost, startMetadataHost } from "./metadataHost.js";
 import {
@@ -142,25 +143,18 @@ describe("Client ID Metadata Documents", () => {
 
   /** Where the authorization endpoint sends the browser for this client_id and redirect_uri. */
   const authorize = async (clientId: string, redirectUri = CALLBACK): Promise<string> => {
-    const query = new URLSearchParams({
-      response_type: "code",
-      client_id: clientId,
-      redirect_uri: redirectUri,
-      code_challenge: pkce().challenge,
-      code_challenge_method: "S256",
-      scope: "mcp:read",
-    });
-    const response = await fetch(`${server.url}/oauth/oauth2/authorize?${query}`, {
-      redirect: "manual",
-    });
-    const body = await response.text();
-    const location =
-      response.headers.get("location") ??
-      (response.headers.get("content-type")?.includes("json")
-        ? (JSON.parse(body) as { url?: string }).url
-        : undefined);
-    assert.ok(location, `a redirect, got ${response.status} ${body}`);
-    return new URL(location, server.url).href;
+    const { status, location, body } = await authorizeRedirect(
+      authorizeUrl({
+        base: server.url,
+        clientId,
+        redirectUri,
+        codeChallenge: pkce().challenge,
+        scope: "mcp:read",
+        resource: null,
+      }),
+    );
+    assert.ok(location, `a redirect, got ${status} ${body}`);
+    return location.href;
   };
 
   test("the metadata advertises client_id_metadata_document_supported", async () => {
