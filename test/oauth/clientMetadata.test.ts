@@ -19,6 +19,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextproto
 import { useTestDatabase } from "../helpers/database.js";
 import { authorizeRedirect, authorizeUrl } from "../helpers/oauthFlow.js";
 import { signInAndConsent } from "./httpFlow.js";
+import { MemoryOAuthState } from "./memoryOAuthState.js";
 import { json, type MetadataHost, startMetadataHost } from "./metadataHost.js";
 import {
   CALLBACK,
@@ -45,38 +46,18 @@ const documentFor = (url: string, extra: Record<string, unknown> = {}) => ({
 });
 
 /** An OAuthClientProvider as hosted clients run one: no registration, a URL as client_id. */
-class MetadataUrlProvider {
-  client?: { client_id: string };
-  saved?: { access_token: string; token_type: string };
-  verifier = "";
-  authorizationUrl?: URL;
-  constructor(readonly clientMetadataUrl: string) {}
+class MetadataUrlProvider extends MemoryOAuthState<
+  { client_id: string },
+  { access_token: string; token_type: string }
+> {
+  constructor(readonly clientMetadataUrl: string) {
+    super();
+  }
   get redirectUrl() {
     return CALLBACK;
   }
   get clientMetadata() {
     return documentFor(this.clientMetadataUrl);
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: { client_id: string }) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: { access_token: string; token_type: string }) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
   }
 }
 
