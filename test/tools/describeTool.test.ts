@@ -51,22 +51,9 @@ const fieldsOf = (description: string) =>
 
 describe("tool descriptions", () => {
   test("create and update name only writable fields; read names every visible one", () => {
-    assert.deepEqual(fieldsOf(tools.create.description), [
-      "name",
-      "status",
-      "quantity",
-      "specs",
-      "parts",
-      "meta",
-    ]);
-    assert.deepEqual(fieldsOf(tools.update.description), [
-      "name",
-      "status",
-      "quantity",
-      "specs",
-      "parts",
-      "meta",
-    ]);
+    const writable = ["name", "status", "quantity", "specs", "parts", "meta"];
+    assert.deepEqual(fieldsOf(tools.create.description), writable);
+    assert.deepEqual(fieldsOf(tools.update.description), writable);
     for (const method of ["create", "update"]) {
       assert.doesNotMatch(tools[method].description, /ownerId|internalCode|secret|createdAt|__v/);
     }
