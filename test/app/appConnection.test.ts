@@ -11,11 +11,11 @@ import request from "supertest";
 import { connectDatabase } from "../../src/app/database.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { authUserPlugin } from "../../src/auth/userPlugin.js";
-import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
-import type { AnyModel, PlainObject, RequestContext } from "../../src/core/types.js";
+import type { AnyModel } from "../../src/core/types.js";
 import { auditToMongo } from "../../src/ops/auditMongo.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/ferretdb.js";
+import { OWNED } from "../helpers/permissions.js";
 
 const SECRET = "test-secret-that-is-long-enough-for-hs256";
 
@@ -46,16 +46,7 @@ function buildApp(User: AnyModel, Note: AnyModel) {
   app.register(
     "/notes",
     modelRouter(Note, {
-      permissions: {
-        list: [IsAuthenticated],
-        read: [IsOwner],
-        create: [IsAuthenticated],
-        update: [IsOwner],
-        delete: [IsOwner],
-      },
-      queryFilter: OwnerQueryFilter,
-      readOnlyFields: ["ownerId"],
-      preCreate: (body: PlainObject, req: RequestContext) => ({ ...body, ownerId: req.user?.id }),
+      ...OWNED,
     }),
   );
   app.register(audit);

@@ -19,10 +19,10 @@ import { hashPassword } from "../../src/auth/password.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Todo, User } from "../helpers/models.js";
+import { authorizeUrl } from "../helpers/oauthFlow.js";
 import { buildRestApp, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 import { Cookies, step } from "../oauth/httpFlow.js";
 import {
-  CALLBACK,
   type OAuthTestServer,
   PASSWORD,
   pkce,
@@ -185,17 +185,14 @@ describe("lookalike emails on POST /auth/signup", () => {
 /** The signed `oauth_query` a fresh browser is sent to the sign-in page with. */
 async function signInQuery(server: OAuthTestServer) {
   const client = await registerClient(server.url);
-  const query = new URLSearchParams({
-    response_type: "code",
-    client_id: client,
-    redirect_uri: CALLBACK,
-    scope: "mcp:read",
-    code_challenge: pkce().challenge,
-    code_challenge_method: "S256",
-    resource: server.mcpUrl,
-  });
   const cookies = new Cookies();
-  const first = await step(cookies, `${server.url}/oauth/oauth2/authorize?${query}`);
+  const url = authorizeUrl({
+    base: server.url,
+    clientId: client,
+    codeChallenge: pkce().challenge,
+    scope: "mcp:read",
+  });
+  const first = await step(cookies, url);
   assert.ok(first.location, `authorize answered ${first.status}`);
   return { cookies, oauthQuery: new URL(first.location).search.slice(1) };
 }

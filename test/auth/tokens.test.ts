@@ -18,13 +18,13 @@ import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { CLIENT_KINDS, connectClient, type Listening, listen } from "../helpers/mcpClients.js";
+import { rpc, toolCallMessage } from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("auth_tokens");
 
 const TOKEN_SHAPE = /^tmcp_[A-Za-z0-9_-]{43}$/;
-const ACCEPT = "application/json, text/event-stream";
 
 const audit: AuditEvent[] = [];
 
@@ -52,15 +52,6 @@ async function createToken(
 }
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
-
-function rpc(app: Express, body: unknown, token?: string) {
-  const req = request(app)
-    .post("/mcp")
-    .set("Accept", ACCEPT)
-    .set("Content-Type", "application/json");
-  if (token) req.set("Authorization", `Bearer ${token}`);
-  return req.send(JSON.stringify(body));
-}
 
 describe("personal access tokens", () => {
   let app: Express;
@@ -245,26 +236,8 @@ describe("personal access tokens", () => {
     }
 
     // A hidden write tool answers exactly as a tool that does not exist.
-    const hidden = await rpc(
-      app,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "todos_create", arguments: { title: "x" } },
-      },
-      token,
-    );
-    const missing = await rpc(
-      app,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "todos_nope", arguments: {} },
-      },
-      token,
-    );
+    const hidden = await rpc(app, toolCallMessage(1, "todos_create", { title: "x" }), token);
+    const missing = await rpc(app, toolCallMessage(1, "todos_nope", {}), token);
     assert.equal(hidden.status, 200);
     assert.equal(hidden.body.error?.code, -32602);
     assert.equal(missing.body.error?.code, -32602);

@@ -8,8 +8,8 @@ import { describe, test } from "node:test";
 import { browserSkipReason } from "../helpers/browser.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { useExamplePage } from "../helpers/examplePage.js";
-import { signInAndConsent } from "../oauth/httpFlow.js";
-import { CALLBACK, exchangeCode, PASSWORD, pkce, registerClient } from "../oauth/oauthApp.js";
+import { connectByOAuth, refreshOAuth } from "../helpers/oauthFlow.js";
+import { registerClient } from "../oauth/oauthApp.js";
 
 useTestDatabase("example_account_browser");
 
@@ -26,30 +26,7 @@ describe("the example page's account menu", { skip: browserSkipReason() }, () =>
 
     // An MCP client connects through the OAuth sign-in, as the same person.
     const client = await registerClient(ex.url);
-    const { verifier, challenge } = pkce();
-    const query = new URLSearchParams({
-      response_type: "code",
-      client_id: client,
-      redirect_uri: CALLBACK,
-      scope: "mcp:read offline_access",
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      resource: `${ex.url}/mcp`,
-    });
-    const landed = await signInAndConsent(`${ex.url}/oauth/oauth2/authorize?${query}`, {
-      email: EMAIL,
-      password: PASSWORD,
-    });
-    const code = new URL(landed.location ?? `${ex.url}/`).searchParams.get("code");
-    assert.ok(code, `no code: ${landed.status}`);
-    const tokens = await exchangeCode(ex.url, {
-      code,
-      code_verifier: verifier,
-      client_id: client,
-      redirect_uri: CALLBACK,
-      resource: `${ex.url}/mcp`,
-    });
-    assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+    const tokens = await connectByOAuth({ base: ex.url, clientId: client, email: EMAIL });
 
     const page = ex.page;
     await page.getByRole("button", { name: EMAIL }).click();
@@ -62,15 +39,8 @@ describe("the example page's account menu", { skip: browserSkipReason() }, () =>
 
     await page.getByRole("button", { name: "Revoke HTTP test client" }).click();
     await apps.getByText("HTTP test client").waitFor({ state: "detached" });
-    const refreshed = await fetch(`${ex.url}/oauth/oauth2/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "refresh_token",
-        refresh_token: tokens.body.refresh_token as string,
-        client_id: client,
-      }).toString(),
-    });
+    assert.ok(tokens.refreshToken, "no refresh token");
+    const refreshed = await refreshOAuth(ex.url, client, tokens.refreshToken);
     assert.notEqual(refreshed.status, 200, "the OAuth refresh token still works");
     assert.deepEqual(await ex.api("/auth/connections"), []);
 

@@ -18,7 +18,7 @@ import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { type MiniredisServer, startMiniredis } from "../helpers/miniredis.js";
 import { serverLog } from "../helpers/serverLog.js";
-import { buildChatApp, scriptedModel, userMessage, waitFor } from "./helpers.js";
+import { buildChatApp, scriptedModel, turnsEnded, userMessage, waitFor } from "./helpers.js";
 import { FULL, listen, readChunks, slowModel, textOf } from "./turnHelpers.js";
 
 useTestDatabase("chat_conversation_fields");
@@ -37,10 +37,7 @@ describe("conversation fields and streams belong to the owner", () => {
     redis = await startMiniredis();
   });
   after(async () => {
-    await waitFor(
-      async () => !(await Conversation.exists({ activeStreamId: { $exists: true } })),
-      10_000,
-    );
+    await turnsEnded(10_000);
     for (const server of servers) server.close();
     for (const client of clients) client.disconnect();
     await redis.stop();

@@ -19,7 +19,14 @@ import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
-import { assistantMessage, buildChatApp, postChat, userMessage, waitFor } from "./helpers.js";
+import {
+  answerApproval,
+  assistantMessage,
+  buildChatApp,
+  postChat,
+  userMessage,
+  waitFor,
+} from "./helpers.js";
 
 useTestDatabase("chat_demo_model");
 
@@ -265,22 +272,9 @@ describe("demo model", () => {
       const conversationId = first.headers["x-conversation-id"] as string;
       const proposed = async (id: string) =>
         assistantMessage(id, (parts) => parts.some((part) => part.state === "approval-requested"));
-      const answer = (pending: { messageId: string; parts: PlainObject[] }, approved: boolean) => ({
-        id: pending.messageId,
-        role: "assistant",
-        parts: pending.parts.map((part) =>
-          part.state === "approval-requested"
-            ? {
-                ...part,
-                state: "approval-responded",
-                approval: { ...(part.approval as PlainObject), approved },
-              }
-            : part,
-        ),
-      });
       const denied = await postChat(chat, user, {
         conversationId,
-        messages: [ask, answer(await proposed(conversationId), false)],
+        messages: [ask, answerApproval(await proposed(conversationId), false)],
       });
       assert.equal(denied.text, "Okay, I did not do that (the call was not approved).");
       assert.equal(await Todo.countDocuments({ ownerId: user.userId }), 0);
@@ -289,7 +283,7 @@ describe("demo model", () => {
       const againId = again.headers["x-conversation-id"] as string;
       const approved = await postChat(chat, user, {
         conversationId: againId,
-        messages: [ask, answer(await proposed(againId), true)],
+        messages: [ask, answerApproval(await proposed(againId), true)],
       });
       assert.equal(approved.text, "Added “buy eggs”.");
       assert.equal(await Todo.countDocuments({ ownerId: user.userId, title: "buy eggs" }), 1);

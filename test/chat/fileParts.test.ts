@@ -134,6 +134,12 @@ describe("chat file parts", () => {
     const model = scriptedModel();
     const app = buildChatApp({ model });
     const url = `http://${INTERNAL_NAME}:${port}/secret.txt`;
+    /** A conversation whose assistant message (between two user turns) carries `parts`. */
+    const afterAssistant = (parts: unknown[]) => [
+      { id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] },
+      { id: "a1", role: "assistant", parts },
+      { id: "u2", role: "user", parts: [{ type: "text", text: "and now?" }] },
+    ];
     const cases: Array<{ messages: unknown[]; field: string }> = [
       {
         messages: [
@@ -144,44 +150,24 @@ describe("chat file parts", () => {
         field: "messages.0.parts.1",
       },
       {
-        messages: [
-          { id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] },
-          { id: "a1", role: "assistant", parts: [{ type: "file", url, mediaType: "text/plain" }] },
-          { id: "u2", role: "user", parts: [{ type: "text", text: "and now?" }] },
-        ],
+        messages: afterAssistant([{ type: "file", url, mediaType: "text/plain" }]),
         field: "messages.1.parts.0",
       },
       {
-        messages: [
-          { id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] },
+        messages: afterAssistant([
           {
-            id: "a1",
-            role: "assistant",
+            type: "steering-message",
+            id: "s1",
             parts: [
-              {
-                type: "steering-message",
-                id: "s1",
-                parts: [
-                  { type: "text", text: "look" },
-                  { type: "file", url, mediaType: "image/png" },
-                ],
-              },
+              { type: "text", text: "look" },
+              { type: "file", url, mediaType: "image/png" },
             ],
           },
-          { id: "u2", role: "user", parts: [{ type: "text", text: "and now?" }] },
-        ],
+        ]),
         field: "messages.1.parts.0.parts.1",
       },
       {
-        messages: [
-          { id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] },
-          {
-            id: "a1",
-            role: "assistant",
-            parts: [{ type: "reasoning-file", url, mediaType: "image/png" }],
-          },
-          { id: "u2", role: "user", parts: [{ type: "text", text: "and now?" }] },
-        ],
+        messages: afterAssistant([{ type: "reasoning-file", url, mediaType: "image/png" }]),
         field: "messages.1.parts.0",
       },
     ];

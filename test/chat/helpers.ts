@@ -9,7 +9,12 @@ import type { Express } from "express";
 import request from "supertest";
 import type { TerrenoAppOptions } from "../../src/app/options.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { ChatMessage, type ChatPluginOptions, chatPlugin } from "../../src/chat/index.js";
+import {
+  ChatMessage,
+  type ChatPluginOptions,
+  Conversation,
+  chatPlugin,
+} from "../../src/chat/index.js";
 import { decodeParts } from "../../src/chat/storedParts.js";
 import type { PlainObject } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
@@ -183,6 +188,17 @@ export async function waitFor<T>(
     if (Date.now() > end) throw new Error("waitFor: timed out");
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * Waits until no conversation has a turn streaming: every turn stores its end after its stream
+ * is read, so a suite waits for that before its database goes.
+ */
+export function turnsEnded(timeoutMs: number): Promise<unknown> {
+  return waitFor(
+    async () => !(await Conversation.exists({ activeStreamId: { $exists: true } })),
+    timeoutMs,
+  );
 }
 
 export type UIPart = PlainObject & { type: string; state?: string; toolCallId?: string };

@@ -2,6 +2,7 @@
  * What the durable-turn suites share (turns.test.ts on MongoDB, turnsRedis.test.ts on Redis): a
  * model that streams slowly and can hold mid-reply, an app on a real port, and SSE reading.
  */
+import assert from "node:assert/strict";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
@@ -103,6 +104,25 @@ export async function readChunks(
       }
     }
   }
+}
+
+/**
+ * A client that reads a turn's first three words, then goes away (a reload): the conversation
+ * and the id of the assistant message being streamed.
+ */
+export async function readThenLeave(
+  response: Response,
+  hangUp: AbortController,
+): Promise<{ conversationId: string; messageId: string }> {
+  assert.equal(response.status, 200);
+  const conversationId = String(response.headers.get("x-conversation-id"));
+  let words = 0;
+  const seen = await readChunks(response, (chunk) => chunk.type === "text-delta" && ++words >= 3);
+  hangUp.abort();
+  return {
+    conversationId,
+    messageId: String(seen.find((chunk) => chunk.type === "start")?.messageId),
+  };
 }
 
 export const textOf = (chunks: PlainObject[]) =>

@@ -20,10 +20,11 @@ import {
   buildChatApp,
   postChat,
   scriptedModel,
+  turnsEnded,
   userMessage,
   waitFor,
 } from "./helpers.js";
-import { FULL, listen, readChunks, slowModel, textOf } from "./turnHelpers.js";
+import { FULL, listen, readChunks, readThenLeave, slowModel, textOf } from "./turnHelpers.js";
 
 useTestDatabase("chat_turns");
 
@@ -35,11 +36,7 @@ describe("durable chat turns", () => {
     ada = await signUp(buildChatApp({ model: scriptedModel() }), "ada");
   });
   after(async () => {
-    // Every turn stores its end after its stream is read: wait for that before the database goes.
-    await waitFor(
-      async () => !(await Conversation.exists({ activeStreamId: { $exists: true } })),
-      5000,
-    );
+    await turnsEnded(5000);
     for (const server of servers) server.close();
   });
 
@@ -67,13 +64,8 @@ describe("durable chat turns", () => {
     const { a, b } = await twoInstances(model);
     const hangUp = new AbortController();
     const first = await send(a, { messages: [userMessage("tell me", "u-reload")] }, hangUp.signal);
-    assert.equal(first.status, 200);
-    const conversationId = String(first.headers.get("x-conversation-id"));
     // The client reads a few words, then goes away (a reload).
-    let words = 0;
-    const seen = await readChunks(first, (chunk) => chunk.type === "text-delta" && ++words >= 3);
-    hangUp.abort();
-    const messageId = String(seen.find((chunk) => chunk.type === "start")?.messageId);
+    const { conversationId, messageId } = await readThenLeave(first, hangUp);
 
     // The turn was stored before the model streamed, and its text is saved as it arrives.
     const partial = await waitFor(async () => {

@@ -18,8 +18,15 @@ import type { PlainObject } from "../../src/core/types.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { type MiniredisServer, startMiniredis } from "../helpers/miniredis.js";
-import { assistantMessage, buildChatApp, scriptedModel, userMessage, waitFor } from "./helpers.js";
-import { FULL, listen, readChunks, slowModel, textOf } from "./turnHelpers.js";
+import {
+  assistantMessage,
+  buildChatApp,
+  scriptedModel,
+  turnsEnded,
+  userMessage,
+  waitFor,
+} from "./helpers.js";
+import { FULL, listen, readChunks, readThenLeave, slowModel, textOf } from "./turnHelpers.js";
 
 useTestDatabase("chat_turns_redis");
 
@@ -37,10 +44,7 @@ describe("durable chat turns on a Redis buffer", () => {
     ada = await signUp(buildChatApp({ model: scriptedModel() }), "ada");
   });
   after(async () => {
-    await waitFor(
-      async () => !(await Conversation.exists({ activeStreamId: { $exists: true } })),
-      10_000,
-    );
+    await turnsEnded(10_000);
     for (const server of servers) server.close();
     for (const client of clients) client.disconnect();
     await redis.stop();
@@ -100,12 +104,8 @@ describe("durable chat turns on a Redis buffer", () => {
     const { a, b } = await twoInstances(model, redis.port);
     const hangUp = new AbortController();
     const first = await send(a, { messages: [userMessage("tell me", "u-redis")] }, hangUp.signal);
-    assert.equal(first.status, 200);
-    const conversationId = String(first.headers.get("x-conversation-id"));
-    let words = 0;
-    const seen = await readChunks(first, (chunk) => chunk.type === "text-delta" && ++words >= 3);
-    hangUp.abort();
-    const messageId = String(seen.find((chunk) => chunk.type === "start")?.messageId);
+    // The client reads a few words, then goes away (a reload).
+    const { conversationId, messageId } = await readThenLeave(first, hangUp);
     const streamId = await activeStreamId(conversationId);
 
     // The model holds after ten words; B reattaches mid-reply, then the model goes on.

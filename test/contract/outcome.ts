@@ -92,3 +92,21 @@ export function failureFromErrorText(text: string, raw: string): Failure {
 
 export const isFailure = (outcome: Outcome): outcome is Failure =>
   !outcome.ok && !("absent" in outcome);
+
+/**
+ * A success body as every surface shapes it: a page (`data` with `page`, `limit`, `total` and
+ * `more` beside it) for list, else the `data` it carries.
+ */
+export function successFromBody(body: Record<string, unknown>, raw: string): Ok {
+  if ("total" in body) {
+    const { data, page, limit, total, more } = body as {
+      data: unknown;
+      page: number;
+      limit: number;
+      total: number;
+      more: boolean;
+    };
+    return { ok: true, data, page: { page, limit, total, more }, raw };
+  }
+  return { ok: true, data: body.data, raw };
+}

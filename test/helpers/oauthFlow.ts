@@ -17,8 +17,8 @@ export interface AuthorizeUrlOptions {
   /** Default `mcp:read offline_access`. */
   scope?: string;
   redirectUri?: string;
-  /** The MCP resource; default `${base}/mcp`. */
-  resource?: string;
+  /** The MCP resource; default `${base}/mcp`; null sends none (as a pre-RFC 8707 client). */
+  resource?: string | null;
   /** Sent as `state`; the client checks it comes back. */
   state?: string;
 }
@@ -32,10 +32,28 @@ export function authorizeUrl(options: AuthorizeUrlOptions): string {
     scope: options.scope ?? "mcp:read offline_access",
     code_challenge: options.codeChallenge,
     code_challenge_method: "S256",
-    resource: options.resource ?? `${options.base}/mcp`,
+    ...(options.resource === null ? {} : { resource: options.resource ?? `${options.base}/mcp` }),
     ...(options.state ? { state: options.state } : {}),
   });
   return `${options.base}/oauth/oauth2/authorize?${query}`;
+}
+
+/**
+ * Opens `url` (an authorization request) as a fresh browser, without following: the status and
+ * where the browser is sent, resolved against `url`. Better Auth answers a fetch with the
+ * redirect as JSON `{url}`; a navigating browser gets the 302.
+ */
+export async function authorizeRedirect(
+  url: string,
+): Promise<{ status: number; location?: URL; body: string }> {
+  const response = await fetch(url, { redirect: "manual" });
+  const body = await response.text();
+  const location =
+    response.headers.get("location") ??
+    (response.headers.get("content-type")?.includes("json")
+      ? (JSON.parse(body) as { url?: string }).url
+      : undefined);
+  return { status: response.status, location: location ? new URL(location, url) : undefined, body };
 }
 
 export interface OAuthTokens {

@@ -5,6 +5,7 @@ import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permi
 import type { PlainObject, RequestContext } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { Food, Todo, User } from "./models.js";
+import { OWNER_ONLY } from "./permissions.js";
 
 export const JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
 
@@ -14,13 +15,7 @@ type TodoOptions = ModelRouterOptions<typeof Todo>;
 
 export function todoOptions(overrides: Partial<TodoOptions> = {}): TodoOptions {
   return {
-    permissions: {
-      list: [IsAuthenticated],
-      read: [IsOwner],
-      create: [IsAuthenticated],
-      update: [IsOwner],
-      delete: [IsOwner],
-    },
+    permissions: OWNER_ONLY,
     queryFields: ["title", "completed", "priority", "dueDate", "tags", "ownerId", "internalNote"],
     queryFilter: OwnerQueryFilter,
     readOnlyFields: ["ownerId"],

@@ -22,8 +22,20 @@ interface Invocation {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  validate: (stdout: string, stderr: string) => string | undefined;
+  validate: Validate;
 }
+
+/** A problem with what the command printed, or undefined when it is as expected. */
+type Validate = (stdout: string, stderr: string) => string | undefined;
+
+/** `tools/call` of `tool` with one `key=value` argument (after `--method`). */
+const toolCall = (tool: string, arg: string) => [
+  "tools/call",
+  "--tool-name",
+  tool,
+  "--tool-arg",
+  arg,
+];
 
 function parseJson(stdout: string): Record<string, unknown> | undefined {
   const start = stdout.indexOf("{");
@@ -137,93 +149,42 @@ export async function runInspectorChecks(
   };
   const v2Base = ["--cli", mcpUrl, "--transport", "http", "--header", header];
 
+  const v1 = (what: string, method: string[], validate: Validate): Invocation => ({
+    name: `inspector-cli ${v1Version}: ${what}`,
+    node: process.execPath,
+    args: [v1Cli, ...v1Base, "--method", ...method],
+    cwd: path.join(ROOT_DIR, "test"),
+    env: v1Env,
+    validate,
+  });
+  const v2 = (what: string, method: string[], validate: Validate): Invocation => ({
+    name: `inspector ${v2Version} (Node 22): ${what}`,
+    node: node22,
+    args: [v2Launcher, ...v2Base, "--method", ...method],
+    cwd: ROOT_DIR,
+    env: v2Env,
+    validate,
+  });
+
   const invocations: Invocation[] = [
-    {
-      name: `inspector-cli ${v1Version}: tools/list`,
-      node: process.execPath,
-      args: [v1Cli, ...v1Base, "--method", "tools/list"],
-      cwd: path.join(ROOT_DIR, "test"),
-      env: v1Env,
-      validate: expectAllTools,
-    },
-    {
-      name: `inspector-cli ${v1Version}: tools/call todos_create`,
-      node: process.execPath,
-      args: [
-        v1Cli,
-        ...v1Base,
-        "--method",
-        "tools/call",
-        "--tool-name",
-        "todos_create",
-        "--tool-arg",
-        "title=Created by the Inspector CLI",
-      ],
-      cwd: path.join(ROOT_DIR, "test"),
-      env: v1Env,
-      validate: expectToolSuccess,
-    },
-    {
-      name: `inspector-cli ${v1Version}: resources/templates/list`,
-      node: process.execPath,
-      args: [v1Cli, ...v1Base, "--method", "resources/templates/list"],
-      cwd: path.join(ROOT_DIR, "test"),
-      env: v1Env,
-      validate: expectTemplates,
-    },
-    {
-      name: `inspector-cli ${v1Version}: resources/list`,
-      node: process.execPath,
-      args: [v1Cli, ...v1Base, "--method", "resources/list"],
-      cwd: path.join(ROOT_DIR, "test"),
-      env: v1Env,
-      validate: expectRecords,
-    },
-    {
-      name: `inspector-cli ${v1Version}: tools/call todos_list`,
-      node: process.execPath,
-      args: [
-        v1Cli,
-        ...v1Base,
-        "--method",
-        "tools/call",
-        "--tool-name",
-        "todos_list",
-        "--tool-arg",
-        "limit=5",
-      ],
-      cwd: path.join(ROOT_DIR, "test"),
-      env: v1Env,
-      validate: expectToolSuccess,
-    },
-    {
-      name: `inspector ${v2Version} (Node 22): tools/list --strict (schema lint)`,
-      node: node22,
-      args: [v2Launcher, ...v2Base, "--method", "tools/list", "--strict"],
-      cwd: ROOT_DIR,
-      env: v2Env,
-      validate: (stdout, stderr) =>
+    v1("tools/list", ["tools/list"], expectAllTools),
+    v1(
+      "tools/call todos_create",
+      toolCall("todos_create", "title=Created by the Inspector CLI"),
+      expectToolSuccess,
+    ),
+    v1("resources/templates/list", ["resources/templates/list"], expectTemplates),
+    v1("resources/list", ["resources/list"], expectRecords),
+    v1("tools/call todos_list", toolCall("todos_list", "limit=5"), expectToolSuccess),
+    v2(
+      "tools/list --strict (schema lint)",
+      ["tools/list", "--strict"],
+      (stdout, stderr) =>
         expectAllTools(stdout) ??
         // --strict prints every finding (warnings too) on stderr; the app should have none.
         (stderr.trim() ? `schema lint findings:\n${stderr.trim().slice(0, 2000)}` : undefined),
-    },
-    {
-      name: `inspector ${v2Version} (Node 22): tools/call todos_list`,
-      node: node22,
-      args: [
-        v2Launcher,
-        ...v2Base,
-        "--method",
-        "tools/call",
-        "--tool-name",
-        "todos_list",
-        "--tool-arg",
-        "limit=5",
-      ],
-      cwd: ROOT_DIR,
-      env: v2Env,
-      validate: expectToolSuccess,
-    },
+    ),
+    v2("tools/call todos_list", toolCall("todos_list", "limit=5"), expectToolSuccess),
   ];
 
   const checks: InspectorCheck[] = [];

@@ -9,12 +9,18 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import mongoose from "mongoose";
-import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { type Listening, listen } from "../helpers/mcpClients.js";
+import {
+  createTodo,
+  initialize,
+  postInSession,
+  sseMessages,
+  toolCallMessage,
+} from "../helpers/mcpWire.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 import { serverLog } from "../helpers/serverLog.js";
@@ -22,7 +28,6 @@ import { serverLog } from "../helpers/serverLog.js";
 useTestDatabase("mcp_answer_relay");
 
 const POINTS = 20;
-const ACCEPT = "application/json, text/event-stream";
 
 describe("the elicitation answer relay", () => {
   const base = todoOptions();
@@ -48,36 +53,10 @@ describe("the elicitation answer relay", () => {
       .countDocuments({ response: { $exists: true } });
 
   const session = async (user: TestUser) =>
-    (
-      await request(app)
-        .post("/mcp")
-        .set("Authorization", `Bearer ${user.token}`)
-        .set("Accept", ACCEPT)
-        .send({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: { elicitation: {} },
-            clientInfo: { name: "wire", version: "1" },
-          },
-        })
-        .expect(200)
-    ).headers["mcp-session-id"] as string;
+    (await initialize(app, user, { elicitation: {} })).headers["mcp-session-id"] as string;
 
   const post = (user: TestUser, sessionId: string, body: unknown, url = server.url) =>
-    fetch(`${url}/mcp`, {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${user.token}`,
-        Accept: ACCEPT,
-        "Content-Type": "application/json",
-        "Mcp-Session-Id": sessionId,
-        "MCP-Protocol-Version": "2025-06-18",
-      },
-      body: JSON.stringify(body),
-    });
+    postInSession(url, user, sessionId, body);
 
   const answer = (id: string, pad = 0) => ({
     jsonrpc: "2.0",
@@ -123,21 +102,10 @@ describe("the elicitation answer relay", () => {
   test("the genuine flow still runs, and its answer spends a point; the answer again is refused", async () => {
     const alice = await signUp(app, "alice");
     const sessionId = await session(alice);
-    const id = (
-      await request(app)
-        .post("/todos")
-        .set("Authorization", `Bearer ${alice.token}`)
-        .send({ title: "relay delete" })
-        .expect(201)
-    ).body.data.id as string;
-    const call = await post(alice, sessionId, {
-      jsonrpc: "2.0",
-      id: 7,
-      method: "tools/call",
-      params: { name: "todos_delete", arguments: { id } },
-    });
+    const id = await createTodo(app, alice, "relay delete");
+    const call = await post(alice, sessionId, toolCallMessage(7, "todos_delete", { id }));
     assert.equal(call.status, 200);
-    const next = messages(call);
+    const next = sseMessages(call);
     const question = (await next()) as { id: string; method: string };
     assert.equal(question.method, "elicitation/create");
     // Too large an answer to an open question is refused too, and the question stays open.
@@ -165,20 +133,9 @@ describe("the elicitation answer relay", () => {
       const alice = await signUp(app, "alice");
       const bob = await signUp(app, "bob");
       const sessionId = await session(alice);
-      const id = (
-        await request(app)
-          .post("/todos")
-          .set("Authorization", `Bearer ${alice.token}`)
-          .send({ title: "relayed delete" })
-          .expect(201)
-      ).body.data.id as string;
-      const call = await post(alice, sessionId, {
-        jsonrpc: "2.0",
-        id: 8,
-        method: "tools/call",
-        params: { name: "todos_delete", arguments: { id } },
-      });
-      const next = messages(call);
+      const id = await createTodo(app, alice, "relayed delete");
+      const call = await post(alice, sessionId, toolCallMessage(8, "todos_delete", { id }));
+      const next = sseMessages(call);
       const question = (await next()) as { id: string };
       const toSecond = (user: TestUser, body: unknown) =>
         post(user, sessionId, body, secondServer.url);
@@ -199,22 +156,3 @@ describe("the elicitation answer relay", () => {
     assert.deepEqual(log.serverErrors(), []);
   });
 });
-
-/** Reads SSE `data:` messages from a streamed response, one at a time. */
-function messages(response: Response) {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  return async (): Promise<Record<string, unknown>> => {
-    while (true) {
-      const match = /data: (.*)\n/.exec(buffer);
-      if (match) {
-        buffer = buffer.slice(match.index + match[0].length);
-        return JSON.parse(match[1] as string);
-      }
-      const chunk = await reader.read();
-      if (chunk.done) throw new Error("stream ended");
-      buffer += decoder.decode(chunk.value, { stream: true });
-    }
-  };
-}

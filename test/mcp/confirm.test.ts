@@ -10,7 +10,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { Express } from "express";
-import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
@@ -22,6 +21,13 @@ import {
   type Listening,
   listen,
 } from "../helpers/mcpClients.js";
+import {
+  createTodo,
+  initialize,
+  postInSession,
+  sseMessages,
+  toolCallMessage,
+} from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 import { serverLog } from "../helpers/serverLog.js";
@@ -61,14 +67,7 @@ describe("confirmations through elicitation", () => {
   });
   after(() => server.close());
 
-  const newTodo = async (title: string) =>
-    (
-      await request(app)
-        .post("/todos")
-        .set("Authorization", `Bearer ${alice.token}`)
-        .send({ title })
-        .expect(201)
-    ).body.data.id as string;
+  const newTodo = (title: string) => createTodo(app, alice, title);
 
   async function deleteWith(kind: ClientKind, answer: ElicitAnswer | undefined) {
     const id = await newTodo(`delete me ${kind}`);
@@ -185,24 +184,6 @@ describe("2025-era confirmations on the wire", () => {
   });
   after(() => server.close());
 
-  const ACCEPT = "application/json, text/event-stream";
-  const initialize = (target: typeof app, user: TestUser, capabilities: Record<string, unknown>) =>
-    request(target)
-      .post("/mcp")
-      .set("Authorization", `Bearer ${user.token}`)
-      .set("Accept", ACCEPT)
-      .send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities,
-          clientInfo: { name: "wire", version: "1" },
-        },
-      })
-      .expect(200);
-
   test("only a form-eliciting client of an app with confirmations gets a session", async () => {
     const asking = await initialize(app, alice, { elicitation: {} });
     assert.match(asking.headers["mcp-session-id"] ?? "", /^[\x21-\x7e]+$/);
@@ -214,59 +195,18 @@ describe("2025-era confirmations on the wire", () => {
     assert.equal(plain.headers["mcp-session-id"], undefined);
   });
 
-  /** Posts a JSON-RPC message as `user` in `session`, with fetch (the answer may stream). */
   const post = (user: TestUser, session: string, body: unknown) =>
-    fetch(`${server.url}/mcp`, {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${user.token}`,
-        Accept: ACCEPT,
-        "Content-Type": "application/json",
-        "Mcp-Session-Id": session,
-        "MCP-Protocol-Version": "2025-06-18",
-      },
-      body: JSON.stringify(body),
-    });
-
-  /** Reads SSE `data:` messages from a streamed response, one at a time. */
-  function messages(response: Response) {
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    return async (): Promise<Record<string, unknown>> => {
-      while (true) {
-        const match = /data: (.*)\n/.exec(buffer);
-        if (match) {
-          buffer = buffer.slice(match.index + match[0].length);
-          return JSON.parse(match[1] as string);
-        }
-        const chunk = await reader.read();
-        if (chunk.done) throw new Error("stream ended");
-        buffer += decoder.decode(chunk.value, { stream: true });
-      }
-    };
-  }
+    postInSession(server.url, user, session, body);
 
   test("the question streams on the call; only the same session and caller answer it", async () => {
     const session = (await initialize(app, alice, { elicitation: {} })).headers[
       "mcp-session-id"
     ] as string;
-    const id = (
-      await request(app)
-        .post("/todos")
-        .set("Authorization", `Bearer ${alice.token}`)
-        .send({ title: "wire delete" })
-        .expect(201)
-    ).body.data.id as string;
-    const call = await post(alice, session, {
-      jsonrpc: "2.0",
-      id: 7,
-      method: "tools/call",
-      params: { name: "todos_delete", arguments: { id } },
-    });
+    const id = await createTodo(app, alice, "wire delete");
+    const call = await post(alice, session, toolCallMessage(7, "todos_delete", { id }));
     assert.equal(call.status, 200);
     assert.match(call.headers.get("content-type") ?? "", /text\/event-stream/);
-    const next = messages(call);
+    const next = sseMessages(call);
     const question = (await next()) as {
       id: string;
       method: string;
@@ -364,13 +304,7 @@ describe("2025-era confirmations across two instances", () => {
         [{ action: "accept", content: { confirm: true } }, true],
         [{ action: "decline" }, false],
       ] as Array<[ElicitAnswer, boolean]>) {
-        const id = (
-          await request(instances[1] as Express)
-            .post("/todos")
-            .set("Authorization", `Bearer ${alice.token}`)
-            .send({ title: `across ${kind}` })
-            .expect(201)
-        ).body.data.id as string;
+        const id = await createTodo(instances[1] as Express, alice, `across ${kind}`);
         const asked: unknown[] = [];
         const client = await connectSdkClient(kind, balancerUrl, alice.token, {
           answer: () => answer,

@@ -8,21 +8,11 @@ import { IsAny } from "../../src/core/permissions.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
+import { rpc, toolCallMessage } from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { buildRestApp, foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("mcp_http");
-
-const ACCEPT = "application/json, text/event-stream";
-
-function rpc(app: Express, body: unknown, token?: string) {
-  const req = request(app)
-    .post("/mcp")
-    .set("Accept", ACCEPT)
-    .set("Content-Type", "application/json");
-  if (token) req.set("Authorization", `Bearer ${token}`);
-  return req.send(typeof body === "string" ? body : JSON.stringify(body));
-}
 
 describe("MCP over raw HTTP", () => {
   let app: Express;
@@ -81,25 +71,12 @@ describe("MCP over raw HTTP", () => {
     assert.equal(list.status, 200);
     assert.match(String(list.headers["content-type"]), /application\/json/);
     assert.ok(list.body.result.tools.length > 0);
-    const call = await rpc(
-      app,
-      {
-        jsonrpc: "2.0",
-        id: 2,
-        method: "tools/call",
-        params: { name: "todos_create", arguments: { title: "raw" } },
-      },
-      alice.token,
-    );
+    const call = await rpc(app, toolCallMessage(2, "todos_create", { title: "raw" }), alice.token);
     assert.equal(call.body.result.structuredContent.data.title, "raw");
   });
 
   test("protocol faults are JSON-RPC errors with the right codes", async () => {
-    const unknownTool = await rpc(
-      app,
-      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "nope_list", arguments: {} } },
-      alice.token,
-    );
+    const unknownTool = await rpc(app, toolCallMessage(1, "nope_list", {}), alice.token);
     assert.equal(unknownTool.body.error.code, -32602);
     const unknownMethod = await rpc(
       app,
@@ -145,16 +122,7 @@ describe("MCP over raw HTTP", () => {
           ),
         )
         .build();
-      const res = await rpc(
-        broken,
-        {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "todos_list", arguments: {} },
-        },
-        alice.token,
-      );
+      const res = await rpc(broken, toolCallMessage(1, "todos_list", {}), alice.token);
       assert.equal(res.body.error.code, -32603);
       assert.doesNotMatch(JSON.stringify(res.body), /SECRET/);
       assert.ok(logged.length >= 1);
@@ -179,12 +147,7 @@ describe("MCP over raw HTTP", () => {
         ),
       )
       .build();
-    const foods = await rpc(open, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "foods_list", arguments: {} },
-    });
+    const foods = await rpc(open, toolCallMessage(1, "foods_list", {}));
     assert.equal(foods.status, 200);
     assert.equal(foods.body.result.isError, undefined);
     // Todos do not serve anonymous callers, so to one their tools do not exist.
@@ -193,12 +156,7 @@ describe("MCP over raw HTTP", () => {
       listed.body.result.tools.map((tool: { name: string }) => tool.name),
       ["foods_list", "foods_read"],
     );
-    const todos = await rpc(open, {
-      jsonrpc: "2.0",
-      id: 3,
-      method: "tools/call",
-      params: { name: "todos_list", arguments: {} },
-    });
+    const todos = await rpc(open, toolCallMessage(3, "todos_list", {}));
     assert.equal(todos.body.error.code, -32602);
     assert.match(todos.body.error.message, /^unknown_tool: Unknown tool: todos_list\./);
   });
@@ -225,16 +183,7 @@ describe("MCP over raw HTTP", () => {
       });
     assert.equal(signUpRes.status, 200);
     const token = signUpRes.headers["set-auth-token"];
-    const created = await rpc(
-      baApp,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "todos_create", arguments: { title: "ba" } },
-      },
-      token,
-    );
+    const created = await rpc(baApp, toolCallMessage(1, "todos_create", { title: "ba" }), token);
     assert.equal(created.status, 200);
     assert.equal(created.body.result.structuredContent.data.ownerId.name, "Ba");
   });
@@ -257,12 +206,7 @@ describe("MCP over raw HTTP", () => {
       .build();
     const created = await rpc(
       shaped,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "todos_create", arguments: { title: "deep" } },
-      },
+      toolCallMessage(1, "todos_create", { title: "deep" }),
       alice.token,
     );
     const data = created.body.result.structuredContent.data;

@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Express } from "express";
-import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { IsAny } from "../../src/core/permissions.js";
 import { wireTool } from "../../src/mcp/mcpServerFactory.js";
@@ -15,26 +14,16 @@ import { canSeeTool, createToolCatalog, toolsVisibleTo } from "../../src/tools/v
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { CLIENT_KINDS, connectClient, type Listening, listen } from "../helpers/mcpClients.js";
+import { rpc, toolCallMessage } from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { callerOf, EVERYONE, perCallerApp } from "../helpers/perCallerApp.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("mcp_per_caller");
 
-const ACCEPT = "application/json, text/event-stream";
 const MODERN = "2026-07-28";
 
 const ADMIN_ONLY = ["ledger_list", "ledger_read", "todos_delete"];
-
-function rpc(app: Express, body: unknown, token?: string, headers: Record<string, string> = {}) {
-  const req = request(app)
-    .post("/mcp")
-    .set("Accept", ACCEPT)
-    .set("Content-Type", "application/json");
-  if (token) req.set("Authorization", `Bearer ${token}`);
-  for (const [name, value] of Object.entries(headers)) req.set(name, value);
-  return req.send(JSON.stringify(body));
-}
 
 /** A 2026-07-28 request: the per-request `_meta` envelope and the MCP-* headers. */
 function modernList(app: Express, token: string, id: string | number) {
@@ -137,39 +126,16 @@ describe("per-caller tools on /mcp", () => {
   test("hiding is per method; object-level checks still run on every call", async () => {
     const created = await rpc(
       app,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "todos_create", arguments: { title: "alice's" } },
-      },
+      toolCallMessage(1, "todos_create", { title: "alice's" }),
       alice.token,
     );
     const id = created.body.result.structuredContent.data.id;
     // Bob sees todos_read (IsOwner passes with no document) but may not read Alice's todo.
-    const bobReads = await rpc(
-      app,
-      {
-        jsonrpc: "2.0",
-        id: 2,
-        method: "tools/call",
-        params: { name: "todos_read", arguments: { id } },
-      },
-      bob.token,
-    );
+    const bobReads = await rpc(app, toolCallMessage(2, "todos_read", { id }), bob.token);
     assert.equal(bobReads.body.result.isError, true);
     assert.match(bobReads.body.result.content[0].text, /^not_found/);
     // The admin sees todos_delete and may use it.
-    const deleted = await rpc(
-      app,
-      {
-        jsonrpc: "2.0",
-        id: 3,
-        method: "tools/call",
-        params: { name: "todos_delete", arguments: { id } },
-      },
-      root.token,
-    );
+    const deleted = await rpc(app, toolCallMessage(3, "todos_delete", { id }), root.token);
     assert.equal(deleted.body.result.structuredContent.data.deleted, true);
   });
 
@@ -239,11 +205,7 @@ describe("per-caller tools on /mcp", () => {
     const listed = await rpc(broken, { jsonrpc: "2.0", id: 1, method: "tools/list" }, alice.token);
     assert.equal(listed.body.error.code, -32603);
     assert.doesNotMatch(listed.text, /secret detail/);
-    const called = await rpc(
-      broken,
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "boom_list", arguments: {} } },
-      alice.token,
-    );
+    const called = await rpc(broken, toolCallMessage(2, "boom_list", {}), alice.token);
     assert.equal(called.body.error.code, -32603);
     assert.doesNotMatch(called.text, /secret detail/);
     assert.ok(logged.length >= 2, "both failures were reported");

@@ -22,6 +22,7 @@ import {
 import type { Browser } from "playwright-core";
 import { browserSkipReason, launchChromium } from "../helpers/browser.js";
 import { useTestDatabase } from "../helpers/database.js";
+import { MemoryOAuthState } from "./memoryOAuthState.js";
 import { type OAuthTestServer, PASSWORD, signUp, startOAuthApp } from "./oauthApp.js";
 
 useTestDatabase("oauth_browser_flow");
@@ -54,12 +55,13 @@ async function loopbackListener(): Promise<{ url: string; next: Promise<URL>; cl
 }
 
 /** An in-memory OAuthClientProvider, as a desktop MCP client keeps one per server. */
-class MemoryOAuthProvider implements OAuthClientProvider {
-  constructor(private readonly redirect: string) {}
-  client?: StoredOAuthClientInformation;
-  saved?: StoredOAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
+class MemoryOAuthProvider
+  extends MemoryOAuthState<StoredOAuthClientInformation, StoredOAuthTokens>
+  implements OAuthClientProvider
+{
+  constructor(private readonly redirect: string) {
+    super();
+  }
 
   get redirectUrl(): string {
     return this.redirect;
@@ -73,27 +75,6 @@ class MemoryOAuthProvider implements OAuthClientProvider {
       response_types: ["code"],
       token_endpoint_auth_method: "none",
     };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: StoredOAuthClientInformation) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: StoredOAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
   }
 }
 

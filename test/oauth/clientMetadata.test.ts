@@ -17,7 +17,9 @@ import {
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { useTestDatabase } from "../helpers/database.js";
+import { authorizeRedirect, authorizeUrl } from "../helpers/oauthFlow.js";
 import { signInAndConsent } from "./httpFlow.js";
+import { MemoryOAuthState } from "./memoryOAuthState.js";
 import { json, type MetadataHost, startMetadataHost } from "./metadataHost.js";
 import {
   CALLBACK,
@@ -44,38 +46,18 @@ const documentFor = (url: string, extra: Record<string, unknown> = {}) => ({
 });
 
 /** An OAuthClientProvider as hosted clients run one: no registration, a URL as client_id. */
-class MetadataUrlProvider {
-  client?: { client_id: string };
-  saved?: { access_token: string; token_type: string };
-  verifier = "";
-  authorizationUrl?: URL;
-  constructor(readonly clientMetadataUrl: string) {}
+class MetadataUrlProvider extends MemoryOAuthState<
+  { client_id: string },
+  { access_token: string; token_type: string }
+> {
+  constructor(readonly clientMetadataUrl: string) {
+    super();
+  }
   get redirectUrl() {
     return CALLBACK;
   }
   get clientMetadata() {
     return documentFor(this.clientMetadataUrl);
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: { client_id: string }) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: { access_token: string; token_type: string }) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
   }
 }
 
@@ -142,25 +124,18 @@ describe("Client ID Metadata Documents", () => {
 
   /** Where the authorization endpoint sends the browser for this client_id and redirect_uri. */
   const authorize = async (clientId: string, redirectUri = CALLBACK): Promise<string> => {
-    const query = new URLSearchParams({
-      response_type: "code",
-      client_id: clientId,
-      redirect_uri: redirectUri,
-      code_challenge: pkce().challenge,
-      code_challenge_method: "S256",
-      scope: "mcp:read",
-    });
-    const response = await fetch(`${server.url}/oauth/oauth2/authorize?${query}`, {
-      redirect: "manual",
-    });
-    const body = await response.text();
-    const location =
-      response.headers.get("location") ??
-      (response.headers.get("content-type")?.includes("json")
-        ? (JSON.parse(body) as { url?: string }).url
-        : undefined);
-    assert.ok(location, `a redirect, got ${response.status} ${body}`);
-    return new URL(location, server.url).href;
+    const { status, location, body } = await authorizeRedirect(
+      authorizeUrl({
+        base: server.url,
+        clientId,
+        redirectUri,
+        codeChallenge: pkce().challenge,
+        scope: "mcp:read",
+        resource: null,
+      }),
+    );
+    assert.ok(location, `a redirect, got ${status} ${body}`);
+    return location.href;
   };
 
   test("the metadata advertises client_id_metadata_document_supported", async () => {

@@ -20,6 +20,7 @@ import {
 import { RATE_LIMIT_COLLECTION } from "../../src/ops/rateLimit.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { User } from "../helpers/models.js";
+import { authorizeRedirect, authorizeUrl } from "../helpers/oauthFlow.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
 import { json, type MetadataHost, startMetadataHost } from "./metadataHost.js";
 import { CALLBACK, OAUTH_SECRET, pkce } from "./oauthApp.js";
@@ -83,20 +84,15 @@ const documentFor = (url: string) => ({
 
 /** GET /oauth2/authorize for `clientId`: the status and where the browser is sent. */
 async function authorize(base: string, clientId: string) {
-  const query = new URLSearchParams({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: CALLBACK,
-    code_challenge: pkce().challenge,
-    code_challenge_method: "S256",
+  const url = authorizeUrl({
+    base,
+    clientId,
+    codeChallenge: pkce().challenge,
     scope: "mcp:read",
+    resource: null,
   });
-  const response = await fetch(`${base}/oauth/oauth2/authorize?${query}`, { redirect: "manual" });
-  const body = await response.text();
-  const location =
-    response.headers.get("location") ??
-    (body.startsWith("{") ? (JSON.parse(body) as { url?: string }).url : undefined);
-  return { status: response.status, location: location ? new URL(location, base) : undefined };
+  const { status, location } = await authorizeRedirect(url);
+  return { status, location };
 }
 
 /** POST /oauth2/revoke naming `clientId`, as a public client does. */

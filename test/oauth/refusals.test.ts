@@ -480,28 +480,7 @@ describe("the authorization server's configuration and limits", () => {
       const email = "limits@example.com";
       await signUp(server.url, email);
       const client = await registerClient(server.url);
-      const { verifier, challenge } = pkce();
-      const landed = await authorizeOverHttp({
-        base: server.url,
-        clientId: client,
-        email,
-        params: {
-          redirect_uri: CALLBACK,
-          scope: "mcp:read",
-          code_challenge: challenge,
-          code_challenge_method: "S256",
-          resource: server.mcpUrl,
-        },
-      });
-      const code = new URL(landed.location ?? "about:blank").searchParams.get("code");
-      assert.ok(code, landed.location ?? landed.body);
-      const exchanged = await exchangeCode(server.url, {
-        code,
-        code_verifier: verifier,
-        client_id: client,
-        redirect_uri: CALLBACK,
-      });
-      assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
+      await connectByOAuth({ base: server.url, clientId: client, email, scope: "mcp:read" });
 
       const register = () =>
         request(server.app)

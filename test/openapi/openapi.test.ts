@@ -12,6 +12,7 @@ import { createExampleApp } from "../../example-backend/app.js";
 import { CRUD_METHODS, type CrudMethod } from "../../src/core/types.js";
 import { IsAdmin, IsAny, IsAuthenticated, modelRouter, TerrenoApp } from "../../src/index.js";
 import { Food, Todo, User } from "../helpers/models.js";
+import { SIGNED_IN } from "../helpers/permissions.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is open JSON.
@@ -35,13 +36,7 @@ function testApp(options: ConstructorParameters<typeof TerrenoApp>[0] = {}): Ter
   // Everything enabled, with a filter, populate and an action.
   app.register(
     modelRouter(Todo, {
-      permissions: {
-        list: [IsAuthenticated],
-        read: [IsAuthenticated],
-        create: [IsAuthenticated],
-        update: [IsAuthenticated],
-        delete: [IsAuthenticated],
-      },
+      permissions: SIGNED_IN,
       queryFields: ["title", "priority", "dueDate"],
       populatePaths: [{ path: "ownerId" }],
       readOnlyFields: ["ownerId"],

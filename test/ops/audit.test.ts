@@ -8,7 +8,6 @@ import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import type { Logger } from "../../src/core/logger.js";
-import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
 import type { User as Caller, RequestContext } from "../../src/core/types.js";
 import { type AuditEvent, auditEventOf } from "../../src/ops/audit.js";
 import { auditToMongo } from "../../src/ops/auditMongo.js";
@@ -23,6 +22,7 @@ import {
   toolError,
 } from "../helpers/mcpClients.js";
 import { Food, Todo, User } from "../helpers/models.js";
+import { OWNED } from "../helpers/permissions.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
 // A model with a nested object and a Mixed field: nested paths are listed, Mixed keys (data) are not.
@@ -86,16 +86,7 @@ describe("audit events", () => {
       .register(modelRouter(Food, foodOptions()))
       .register(
         modelRouter(AuditNote, {
-          permissions: {
-            list: [IsAuthenticated],
-            read: [IsOwner],
-            create: [IsAuthenticated],
-            update: [IsOwner],
-            delete: [IsOwner],
-          },
-          queryFilter: OwnerQueryFilter,
-          readOnlyFields: ["ownerId"],
-          preCreate: (body, req) => ({ ...body, ownerId: req.user?.id }),
+          ...OWNED,
         }),
       )
       .register(audit);

@@ -5,23 +5,17 @@
  * which FerretDB keeps across connections, so these counts are exact there and on MongoDB.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import mongoose, { type Connection } from "mongoose";
+import { describe, test } from "node:test";
+import mongoose from "mongoose";
 import { ClaimStore } from "../../src/ops/claimCounter.js";
-import { useTestDatabase } from "../helpers/database.js";
+import { openConnection, useConnection, useTestDatabase } from "../helpers/database.js";
 
 const database = useTestDatabase("ops_claim_counter");
 
 describe("claims across two pooled connections", () => {
-  let other: Connection;
-  before(async () => {
-    other = await mongoose
-      .createConnection(database.current().uri, { maxPoolSize: 20 })
-      .asPromise();
-  });
-  after(() => other.close());
+  const other = useConnection(database, 20);
 
-  const stores = () => [ClaimStore.on(mongoose.connection), ClaimStore.on(other)];
+  const stores = () => [ClaimStore.on(mongoose.connection), ClaimStore.on(other())];
   const later = () => new Date(Date.now() + 60_000);
 
   test("50 concurrent claims of a 10-slot series: exactly slots 1…10 are handed out, once each", async () => {
@@ -48,7 +42,7 @@ describe("claims across two pooled connections", () => {
 
   test("expired claims of groups nobody reads again are swept when any group is read", async () => {
     // A connection of its own: its store has not swept yet in this process.
-    const fresh = await mongoose.createConnection(database.current().uri).asPromise();
+    const fresh = await openConnection(database);
     try {
       const store = ClaimStore.on(fresh);
       const raw = fresh.collection("terreno_claims");

@@ -8,7 +8,7 @@
  * document from several sockets are not isolated.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import mongoose, { type Connection } from "mongoose";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
@@ -16,7 +16,7 @@ import { TerrenoError } from "../../src/core/errors.js";
 import { RATE_LIMIT_COLLECTION, type RateLimitOptions } from "../../src/ops/rateLimit.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, signUp } from "../helpers/auth.js";
-import { useTestDatabase } from "../helpers/database.js";
+import { useConnection, useTestDatabase } from "../helpers/database.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
@@ -56,16 +56,10 @@ async function storedPoints(key: string): Promise<number | undefined> {
 }
 
 describe("batched allowances on a shared store", () => {
-  let connection: Connection;
-  before(async () => {
-    connection = await mongoose
-      .createConnection(database.current().uri, { maxPoolSize: 1 })
-      .asPromise();
-  });
-  after(() => connection.close());
+  const connection = useConnection(database, 1);
 
   test("one instance is exact: all `points`, then refusals", async () => {
-    const app = instance(connection);
+    const app = instance(connection());
     await app.rateLimits.ready();
     let granted = 0;
     for (let i = 0; i < POINTS + 20; i += 1) if (await spendOne(app, "solo")) granted += 1;
@@ -73,8 +67,8 @@ describe("batched allowances on a shared store", () => {
   });
 
   test("two instances, calls alternating: never more than `points`, short by at most batch − 1", async () => {
-    const a = instance(connection);
-    const b = instance(connection);
+    const a = instance(connection());
+    const b = instance(connection());
     await Promise.all([a.rateLimits.ready(), b.rateLimits.ready()]);
     let granted = 0;
     for (let i = 0; i < POINTS + 40; i += 1) {
@@ -85,8 +79,8 @@ describe("batched allowances on a shared store", () => {
   });
 
   test("two instances, concurrent bursts: never more than `points`, short by at most batch − 1", async () => {
-    const a = instance(connection);
-    const b = instance(connection);
+    const a = instance(connection());
+    const b = instance(connection());
     await Promise.all([a.rateLimits.ready(), b.rateLimits.ready()]);
     const burst = (app: TerrenoApp) =>
       Promise.all(Array.from({ length: 300 }, () => spendOne(app, "burst")));
@@ -97,7 +91,7 @@ describe("batched allowances on a shared store", () => {
   });
 
   test("a refused caller is refused in memory: the store's count stops moving", async () => {
-    const app = instance(connection, { toolCalls: { points: 50, duration: 600 } }); // batch 1
+    const app = instance(connection(), { toolCalls: { points: 50, duration: 600 } }); // batch 1
     await app.rateLimits.ready();
     for (let i = 0; i < 50; i += 1) assert.equal(await spendOne(app, "blocked"), true);
     assert.equal(await spendOne(app, "blocked"), false);
@@ -108,8 +102,8 @@ describe("batched allowances on a shared store", () => {
   });
 
   test("REST writes on two instances share the bound, and a refusal says when to retry", async () => {
-    const a = instance(connection, { writes: { points: 100, duration: 600 } }); // batch 2
-    const b = instance(connection, { writes: { points: 100, duration: 600 } });
+    const a = instance(connection(), { writes: { points: 100, duration: 600 } }); // batch 2
+    const b = instance(connection(), { writes: { points: 100, duration: 600 } });
     await Promise.all([a.rateLimits.ready(), b.rateLimits.ready()]);
     const apps = [a.build(), b.build()];
     const ada = await signUp(apps[0], "ada");
@@ -130,7 +124,7 @@ describe("batched allowances on a shared store", () => {
 
   test("a batch that is not a positive integer fails at construction", () => {
     for (const batch of [0, 1.5, -1]) {
-      assert.throws(() => instance(connection, { batch }).rateLimits, /rateLimit.batch/);
+      assert.throws(() => instance(connection(), { batch }).rateLimits, /rateLimit.batch/);
     }
   });
 });

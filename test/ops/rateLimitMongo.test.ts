@@ -4,9 +4,9 @@
  * on the suite's database (FerretDB 1.x unless MONGODB_URI is set).
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import type { Express } from "express";
-import mongoose, { type Connection } from "mongoose";
+import mongoose from "mongoose";
 import request from "supertest";
 import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
@@ -14,7 +14,7 @@ import type { Logger } from "../../src/core/logger.js";
 import { RATE_LIMIT_COLLECTION, type RateLimitOptions } from "../../src/ops/rateLimit.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
-import { useTestDatabase } from "../helpers/database.js";
+import { openConnection, useConnection, useTestDatabase } from "../helpers/database.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
@@ -132,16 +132,13 @@ describe("a dedicated single-connection Mongo store", () => {
   // FerretDB 1.x applies concurrent updates of one document from several connections without
   // isolation, so a burst on one key can be under-counted on the default (pooled) connection.
   // One connection serializes the counters' updates: exact on FerretDB, and on MongoDB too.
-  let connection: Connection;
-  before(async () => {
-    connection = await mongoose
-      .createConnection(database.current().uri, { maxPoolSize: 1 })
-      .asPromise();
-  });
-  after(() => connection.close());
+  const connection = useConnection(database, 1);
 
   test("counts a concurrent burst exactly", async () => {
-    const terreno = instance({ store: { mongo: connection }, writes: { points: 5, duration: 60 } });
+    const terreno = instance({
+      store: { mongo: connection() },
+      writes: { points: 5, duration: 60 },
+    });
     const app = terreno.build();
     await terreno.rateLimits.ready();
     const eve = await signUp(app, "eve");
@@ -166,12 +163,8 @@ describe("a warning for counters on FerretDB over a pooled connection", () => {
     const info = await mongoose.connection.db?.admin().command({ buildInfo: 1 });
     const onFerretDB = typeof info?.ferretdbVersion === "string";
     // Its own connection: the app's default one was prepared (and told) by the suites above.
-    const pooled = await mongoose
-      .createConnection(database.current().uri, { maxPoolSize: 10 })
-      .asPromise();
-    const single = await mongoose
-      .createConnection(database.current().uri, { maxPoolSize: 1 })
-      .asPromise();
+    const pooled = await openConnection(database, 10);
+    const single = await openConnection(database, 1);
     try {
       const a = instance({ store: { mongo: pooled } }, logger);
       a.build();

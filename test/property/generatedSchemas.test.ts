@@ -20,7 +20,6 @@ import mergePatch from "json-merge-patch";
 import mongoose, { Schema } from "mongoose";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
-import { IsAuthenticated } from "../../src/core/permissions.js";
 import type { User as Caller } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import type { JsonSchema } from "../../src/schema/types.js";
@@ -28,6 +27,7 @@ import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { listen } from "../helpers/mcpClients.js";
 import { User } from "../helpers/models.js";
+import { SIGNED_IN } from "../helpers/permissions.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
 import { sameData } from "../roundtrip/sameData.js";
 import { REGRESSIONS } from "./regressions.js";
@@ -197,13 +197,7 @@ describe("property: generated Mongoose schemas on REST, MCP and AI tools", () =>
     const app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } }).register(
       path,
       modelRouter(Model, {
-        permissions: {
-          list: [IsAuthenticated],
-          read: [IsAuthenticated],
-          create: [IsAuthenticated],
-          update: [IsAuthenticated],
-          delete: [IsAuthenticated],
-        },
+        permissions: SIGNED_IN,
         populatePaths: (spec.populate ?? []).map((populated) => ({ path: populated })),
         mcp: { toolPrefix: prefix, methods: ["create", "read", "update"] },
       }),

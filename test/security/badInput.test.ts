@@ -16,6 +16,7 @@ import { IsAuthenticated } from "../../src/core/permissions.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
+import { toolCallMessage } from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
@@ -248,12 +249,7 @@ const CASES: Case[] = [
     {
       rpc: [
         { jsonrpc: "2.0", id: 1, method: "tools/list" },
-        {
-          jsonrpc: "2.0",
-          id: 2,
-          method: "tools/call",
-          params: { name: "todos_create", arguments: { title: "batched" } },
-        },
+        toolCallMessage(2, "todos_create", { title: "batched" }),
       ],
     },
     { status: 400, rpcCode: -32600 },
@@ -288,12 +284,7 @@ const CASES: Case[] = [
   mcp(
     "protocol: unknown tool",
     {
-      rpc: {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "users_delete", arguments: {} },
-      },
+      rpc: toolCallMessage(1, "users_delete", {}),
     },
     { status: 200, rpcCode: -32602 },
   ),

@@ -14,12 +14,12 @@ import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { findTooDeep, MAX_DEPTH } from "../../src/core/inputSafety.js";
 import type { Logger } from "../../src/core/logger.js";
-import { IsAuthenticated } from "../../src/core/permissions.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { DEFAULT_MAX_ITEMS } from "../../src/schema/index.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Food, Todo, User } from "../helpers/models.js";
+import { SIGNED_IN } from "../helpers/permissions.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("security_bounds");
@@ -63,13 +63,7 @@ describe("input bounds", () => {
       .register(modelRouter(Food, foodOptions()))
       .register(
         modelRouter(Kit, {
-          permissions: {
-            list: [IsAuthenticated],
-            read: [IsAuthenticated],
-            create: [IsAuthenticated],
-            update: [IsAuthenticated],
-            delete: [IsAuthenticated],
-          },
+          permissions: SIGNED_IN,
           mcp: { methods: ["list", "read", "create", "update"] },
         }),
       );

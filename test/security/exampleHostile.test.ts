@@ -14,11 +14,10 @@ import { createExampleApp } from "../../example-backend/app.js";
 import type { RunningServer } from "../../src/index.js";
 import { findFreePort } from "../../src/testing/ferretdbServer.js";
 import { useTestDatabase } from "../helpers/database.js";
+import { ACCEPT, initializeMessage } from "../helpers/mcpWire.js";
 import { serverLog } from "../helpers/serverLog.js";
 
 useTestDatabase("example_hostile");
-
-const ACCEPT = "application/json, text/event-stream";
 
 /** A top-level navigation's GET, as a browser sends it: the status and Location it acts on. */
 function navigate(url: string): Promise<{ status: number; location?: string }> {
@@ -154,16 +153,7 @@ describe("the example under the second red team's inputs", () => {
     const init = await send("/mcp", {
       method: "POST",
       headers: { Accept: ACCEPT },
-      json: {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: { elicitation: {} },
-          clientInfo: { name: "wire", version: "1" },
-        },
-      },
+      json: initializeMessage({ elicitation: {} }),
     });
     assert.equal(init.status, 200);
     const sessionId = init.headers.get("mcp-session-id") ?? "";

@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import mongoose from "mongoose";
-import { IsAuthenticated } from "../../src/core/permissions.js";
 import { defineResource } from "../../src/core/resource.js";
 import { assertPortable } from "../../src/schema/portability.js";
 import { toolDefinitionsFor } from "../../src/tools/toolDefinitions.js";
+import { SIGNED_IN } from "../helpers/permissions.js";
 
 const m = new mongoose.Mongoose();
 const Gadget = m.model(
@@ -31,13 +31,7 @@ const Gadget = m.model(
   ),
 );
 const resource = defineResource(Gadget, {
-  permissions: {
-    list: [IsAuthenticated],
-    read: [IsAuthenticated],
-    create: [IsAuthenticated],
-    update: [IsAuthenticated],
-    delete: [IsAuthenticated],
-  },
+  permissions: SIGNED_IN,
   queryFields: ["name", "status"],
   readOnlyFields: ["ownerId"],
   mcp: {
@@ -57,22 +51,9 @@ const fieldsOf = (description: string) =>
 
 describe("tool descriptions", () => {
   test("create and update name only writable fields; read names every visible one", () => {
-    assert.deepEqual(fieldsOf(tools.create.description), [
-      "name",
-      "status",
-      "quantity",
-      "specs",
-      "parts",
-      "meta",
-    ]);
-    assert.deepEqual(fieldsOf(tools.update.description), [
-      "name",
-      "status",
-      "quantity",
-      "specs",
-      "parts",
-      "meta",
-    ]);
+    const writable = ["name", "status", "quantity", "specs", "parts", "meta"];
+    assert.deepEqual(fieldsOf(tools.create.description), writable);
+    assert.deepEqual(fieldsOf(tools.update.description), writable);
     for (const method of ["create", "update"]) {
       assert.doesNotMatch(tools[method].description, /ownerId|internalCode|secret|createdAt|__v/);
     }

@@ -6,9 +6,15 @@
 import { generateText, isStepCount, type ModelMessage, type ToolSet } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { getMCPTools } from "../../../src/ai/index.js";
-import { failureFromBody, failureFromErrorText, type Outcome } from "../outcome.js";
+import {
+  failureFromBody,
+  failureFromErrorText,
+  type Outcome,
+  successFromBody,
+} from "../outcome.js";
 import type { Actor, World } from "../world.js";
-import type { Collection, Driver, ListArgs } from "./types.js";
+import { toolDriver } from "./toolDriver.js";
+import type { Driver } from "./types.js";
 
 export type AiMode = "execute" | "generateText";
 
@@ -22,17 +28,7 @@ const usage: GenerateResult["usage"] = {
 function normalizeOutput(output: unknown, raw: string): Outcome {
   const value = (output ?? {}) as Record<string, unknown>;
   if ("error" in value) return failureFromBody(value.error, raw);
-  if ("total" in value) {
-    const { data, page, limit, total, more } = value as {
-      data: unknown;
-      page: number;
-      limit: number;
-      total: number;
-      more: boolean;
-    };
-    return { ok: true, data, page: { page, limit, total, more }, raw };
-  }
-  return { ok: true, data: value.data, raw };
+  return successFromBody(value, raw);
 }
 
 async function viaExecute(tools: ToolSet, name: string, input: unknown): Promise<Outcome> {
@@ -119,34 +115,13 @@ export function aiDriver(world: World, mode: AiMode): Driver {
     return tools;
   };
 
-  async function call(
-    as: Actor,
-    collection: Collection | undefined,
-    method: string,
-    input: Record<string, unknown>,
-  ): Promise<Outcome> {
-    const tools = toolsFor(as);
-    const name = collection ? `${collection}_${method}` : method;
-    if (!tools[name]) return { ok: false, absent: true, raw: Object.keys(tools).join(",") };
-    return mode === "execute" ? viaExecute(tools, name, input) : viaModel(tools, name, input);
-  }
-
-  const listArgs = (args: ListArgs = {}) =>
-    Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
-
-  return {
-    name: `ai ${mode}`,
-    surface: "tools",
-    list: (as, collection, args) => call(as, collection, "list", listArgs(args)),
-    read: (as, collection, id, options) => call(as, collection, "read", { id, ...options }),
-    create: (as, collection, body) => call(as, collection, "create", body),
-    update: (as, collection, id, body) => call(as, collection, "update", { id, ...body }),
-    delete: (as, collection, id) => call(as, collection, "delete", { id }),
-    action: (as, collection, name, id, input) =>
-      call(as, collection, name, id === undefined ? input : { id, ...input }),
-    tool: (as, name, input) => call(as, undefined, name, input),
-    async close() {
-      toolSets.clear();
+  return toolDriver(
+    `ai ${mode}`,
+    async (as, name, input) => {
+      const tools = toolsFor(as);
+      if (!tools[name]) return { ok: false, absent: true, raw: Object.keys(tools).join(",") };
+      return mode === "execute" ? viaExecute(tools, name, input) : viaModel(tools, name, input);
     },
-  };
+    async () => toolSets.clear(),
+  );
 }

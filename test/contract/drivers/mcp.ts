@@ -17,9 +17,11 @@ import {
   failureFromBody,
   type Outcome,
   statusOf,
+  successFromBody,
 } from "../outcome.js";
 import type { Actor, World } from "../world.js";
-import type { Collection, Driver, ListArgs } from "./types.js";
+import { toolDriver } from "./toolDriver.js";
+import type { Driver } from "./types.js";
 
 interface Session {
   client?: McpTestClient;
@@ -73,18 +75,7 @@ export function failureFromThrown(error: unknown): Failure {
 function normalize(result: ToolCallOutcome): Outcome {
   const raw = JSON.stringify(result);
   if (result.isError) return failureFromBody(toolError(result), raw);
-  const output = (result.structuredContent ?? {}) as Record<string, unknown>;
-  if ("total" in output) {
-    const { data, page, limit, total, more } = output as {
-      data: unknown;
-      page: number;
-      limit: number;
-      total: number;
-      more: boolean;
-    };
-    return { ok: true, data, page: { page, limit, total, more }, raw };
-  }
-  return { ok: true, data: output.data, raw };
+  return successFromBody((result.structuredContent ?? {}) as Record<string, unknown>, raw);
 }
 
 export function mcpDriver(world: World, kind: ClientKind): Driver {
@@ -105,42 +96,23 @@ export function mcpDriver(world: World, kind: ClientKind): Driver {
     return current;
   }
 
-  async function call(
-    as: Actor,
-    collection: Collection | undefined,
-    method: string,
-    args: Record<string, unknown>,
-  ): Promise<Outcome> {
-    const { client, tools, refused } = await session(as);
-    if (refused) return refused;
-    const name = collection ? `${collection}_${method}` : method;
-    if (!client || !tools?.has(name)) {
-      return { ok: false, absent: true, raw: [...(tools ?? [])].join(",") };
-    }
-    try {
-      return normalize(await client.callTool(name, args));
-    } catch (error) {
-      return failureFromThrown(error);
-    }
-  }
-
-  const listArgs = (args: ListArgs = {}) =>
-    Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
-
-  return {
-    name: `mcp ${kind}`,
-    surface: "tools",
-    list: (as, collection, args) => call(as, collection, "list", listArgs(args)),
-    read: (as, collection, id, options) => call(as, collection, "read", { id, ...options }),
-    create: (as, collection, body) => call(as, collection, "create", body),
-    update: (as, collection, id, body) => call(as, collection, "update", { id, ...body }),
-    delete: (as, collection, id) => call(as, collection, "delete", { id }),
-    action: (as, collection, name, id, input) =>
-      call(as, collection, name, id === undefined ? input : { id, ...input }),
-    tool: (as, name, input) => call(as, undefined, name, input),
-    async close() {
+  return toolDriver(
+    `mcp ${kind}`,
+    async (as, name, input) => {
+      const { client, tools, refused } = await session(as);
+      if (refused) return refused;
+      if (!client || !tools?.has(name)) {
+        return { ok: false, absent: true, raw: [...(tools ?? [])].join(",") };
+      }
+      try {
+        return normalize(await client.callTool(name, input));
+      } catch (error) {
+        return failureFromThrown(error);
+      }
+    },
+    async () => {
       for (const { client } of sessions.values()) await client?.close();
       sessions.clear();
     },
-  };
+  );
 }

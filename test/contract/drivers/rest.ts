@@ -2,7 +2,7 @@
 import type { Express } from "express";
 import qs from "qs";
 import request from "supertest";
-import { failureFromBody, type Outcome } from "../outcome.js";
+import { failureFromBody, type Outcome, successFromBody } from "../outcome.js";
 import type { Actor, World } from "../world.js";
 import type { Collection, Driver, ListArgs } from "./types.js";
 
@@ -52,17 +52,7 @@ function normalize(res: request.Response): Outcome {
   const raw = res.text ?? "";
   if (res.status >= 400) return failureFromBody(res.body, raw);
   const body = (res.body ?? {}) as Record<string, unknown>;
-  if ("total" in body) {
-    const { data, page, limit, total, more } = body as {
-      data: unknown;
-      page: number;
-      limit: number;
-      total: number;
-      more: boolean;
-    };
-    return { ok: true, data, page: { page, limit, total, more }, httpStatus: res.status, raw };
-  }
-  return { ok: true, data: body.data, httpStatus: res.status, raw };
+  return { ...successFromBody(body, raw), httpStatus: res.status };
 }
 
 export function restDriver(world: World): Driver {
