@@ -8,7 +8,8 @@
 import mongoose from "mongoose";
 import { list } from "../core/index.js";
 import type { Resource } from "../core/resource.js";
-import type { PlainObject, RequestContext } from "../core/types.js";
+import { callContext } from "../core/services.js";
+import type { AppServices, PlainObject } from "../core/types.js";
 import type { McpCaller } from "./caller.js";
 import type { Completion } from "./resourceProviders.js";
 
@@ -50,15 +51,17 @@ export async function completeRecordId(
   titleField: string | undefined,
   value: string,
   caller: McpCaller,
+  /** The app's services, as every tool call of /mcp has them. */
+  services: AppServices,
 ): Promise<Completion> {
   const match = matchFor(titleField, value.slice(0, MAX_TYPED));
   if (!match) return { values: [], total: 0, hasMore: false };
-  const ctx: RequestContext = {
+  const ctx = callContext(services, {
     user: caller.user,
     transport: "mcp",
     headers: caller.headers,
     operation: "completion/complete",
-  };
+  });
   const view = resource.views.tools;
   const result = await list(resource, ctx, {
     limit: Math.min(COMPLETION_LIMIT, view.maxLimit),

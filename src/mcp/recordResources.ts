@@ -217,7 +217,13 @@ export function recordResourceProvider(
         httpRefusal(caller, error);
         throw protocolError(error);
       }
-      return completeRecordId(template.resource, template.titleField, argument.value, caller);
+      return completeRecordId(
+        template.resource,
+        template.titleField,
+        argument.value,
+        caller,
+        runner.services,
+      );
     },
   };
 }

@@ -19,15 +19,17 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
+  type Tracer,
   trace,
 } from "@opentelemetry/api";
 import type { NextFunction, Request, Response } from "express";
 import type { TerrenoError } from "../core/errors.js";
 import { normalizeError } from "../core/normalizeError.js";
+import { TELEMETRY_SCOPE } from "../core/services.js";
 import { routeTemplate } from "../http/routeTemplate.js";
 
-/** The instrumentation scope of every span and instrument. */
-export const TELEMETRY_SCOPE = "terreno-mcp";
+/** The instrumentation scope of every span and instrument (src/core/services.ts). */
+export { TELEMETRY_SCOPE };
 
 export const HTTP_DURATION_METRIC = "http.server.request.duration";
 export const TOOL_DURATION_METRIC = "mcp.server.operation.duration";
@@ -171,6 +173,8 @@ export interface ToolCallInfo {
   tool: string;
   /** The AI SDK's tool call id, when there is one. */
   callId?: string;
+  /** The app's tracer (`AppServices.tracer`). */
+  tracer: Tracer;
 }
 
 /**
@@ -200,7 +204,7 @@ export async function traceToolCall<T>(
     kind: info.surface === "mcp" ? SpanKind.SERVER : SpanKind.INTERNAL,
     attributes: info.callId ? { ...attributes, "gen_ai.tool.call.id": info.callId } : attributes,
   };
-  return tracer().startActiveSpan(`tools/call ${info.tool}`, options, async (span: Span) => {
+  return info.tracer.startActiveSpan(`tools/call ${info.tool}`, options, async (span: Span) => {
     try {
       return await run(handle);
     } catch (error) {

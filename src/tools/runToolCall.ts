@@ -10,33 +10,28 @@
  */
 import type { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
-import { type Logger, reportFailure } from "../core/logger.js";
+import { reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
-import type { OperationObserver } from "../core/observe.js";
-import type { HiddenFieldsLookup, RequestContext, User } from "../core/types.js";
+import { callContext } from "../core/services.js";
+import type { RequestContext, User } from "../core/types.js";
 import { judgeCall, type Refusal, refusalError } from "../core/verdict.js";
-import type { RateLimits } from "../ops/rateLimit.js";
 import { type ToolCallTrace, traceToolCall } from "../ops/telemetry.js";
 import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.js";
+import type { Services } from "./services.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
 import { unknownTool } from "./toolErrors.js";
 
 type ToolSurface = "mcp" | "ai" | "rest";
 
-/** What a surface gives the runner once: who it is and where its calls are reported and counted. */
+/**
+ * What a surface gives the runner once: which surface it is, and the app's services. The
+ * surface decides the rest: MCP and AI calls spend `toolCall` points and report their faults
+ * to `services.logger`; a REST call spends `write` points only for a tool that writes
+ * (`isWrite`) and its faults leave through the app's error middleware.
+ */
 export interface ToolRunnerOptions {
   surface: ToolSurface;
-  /** Where server faults are reported; absent when the surface reports them itself (REST). */
-  logger?: Logger;
-  /** Told about every write (TerrenoApp's audit observer). */
-  observer?: OperationObserver;
-  /** The app's routers' hidden fields (RequestContext.hiddenOf). */
-  hiddenOf?: HiddenFieldsLookup;
-  /**
-   * The app's rate limits, and what a call spends: `toolCall` points for every call (MCP,
-   * AI), or REST `write` points for a call of a tool that writes (`isWrite`).
-   */
-  rateLimit?: { limits: Pick<RateLimits, "consume">; spend: "toolCall" | "write" };
+  services: Services;
 }
 
 /** One call, as the surface received it. */
@@ -75,15 +70,13 @@ function contextOf(
   call: ToolCall,
   options: ToolRunnerOptions,
 ): RequestContext {
-  return {
+  return callContext(options.services, {
     user: call.user,
     transport: options.surface,
     headers: call.headers ?? {},
     ...(call.raw !== undefined ? { raw: call.raw } : {}),
     operation: call.operation ?? tool.name,
-    ...(options.observer ? { observer: options.observer } : {}),
-    ...(options.hiddenOf ? { hiddenOf: options.hiddenOf } : {}),
-  };
+  });
 }
 
 /**
@@ -95,11 +88,12 @@ export async function spendLimit(
   call: ToolCall,
   options: ToolRunnerOptions,
 ): Promise<void> {
-  const { rateLimit } = options;
-  if (!rateLimit) return;
-  if (rateLimit.spend === "write" && !isWrite(tool)) return;
-  await rateLimit.limits.consume({
-    action: rateLimit.spend,
+  const limits = options.services.rateLimits;
+  if (!limits) return;
+  const rest = options.surface === "rest";
+  if (rest && !isWrite(tool)) return;
+  await limits.consume({
+    action: rest ? "write" : "toolCall",
     resource: tool.resource,
     user: call.user,
     ...(call.ip ? { ip: call.ip } : {}),
@@ -114,8 +108,8 @@ async function runSteps(
 ): Promise<ToolCallOutcome> {
   const failed = (error: unknown): ToolCallOutcome => {
     const terrenoError = normalizeError(error);
-    if (options.logger) {
-      reportFailure(options.logger, terrenoError, {
+    if (options.surface !== "rest") {
+      reportFailure(options.services.logger, terrenoError, {
         surface: options.surface,
         operation: tool.name,
       });
@@ -150,7 +144,12 @@ export async function runToolCall(
   if (!tool) return { status: "unseen", error: unknownTool(call.name) };
   if (options.surface === "rest") return runSteps(tool, call, options, undefined);
   return traceToolCall(
-    { surface: options.surface, tool: tool.name, callId: call.callId },
+    {
+      surface: options.surface,
+      tool: tool.name,
+      callId: call.callId,
+      tracer: options.services.tracer,
+    },
     (trace) => runSteps(tool, call, options, trace),
   );
 }

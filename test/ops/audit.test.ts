@@ -9,6 +9,7 @@ import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import type { Logger } from "../../src/core/logger.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
+import { STANDALONE_SERVICES } from "../../src/core/services.js";
 import type { User as Caller, RequestContext } from "../../src/core/types.js";
 import { type AuditEvent, auditEventOf } from "../../src/ops/audit.js";
 import { auditToMongo } from "../../src/ops/auditMongo.js";
@@ -443,6 +444,7 @@ describe("auditEventOf", () => {
       transport: "mcp",
       headers: {},
       operation: "todos_delete",
+      services: STANDALONE_SERVICES,
     };
     const fields: string[] = [];
     const event = auditEventOf(
