@@ -12,7 +12,7 @@
 import mongoose from "mongoose";
 import { getMCPTools } from "../../src/ai/index.js";
 import { list } from "../../src/core/index.js";
-import { STANDALONE_SERVICES } from "../../src/core/services.js";
+import { callContext, STANDALONE_SERVICES } from "../../src/core/services.js";
 import { connectDatabase, TerrenoApp, toUser } from "../../src/index.js";
 import { resourceOf } from "../../src/rest/modelRouter.js";
 import { send, sendLast } from "../lib/ipc.js";
@@ -55,7 +55,7 @@ const tools = getMCPTools({ app, user });
 type Call = () => Promise<unknown>;
 const arms: Record<keyof InprocResult, Call> = {
   direct: () =>
-    list(resource, { user, transport: "ai", headers: {}, services: STANDALONE_SERVICES }, input),
+    list(resource, callContext(STANDALONE_SERVICES, { user, transport: "ai", headers: {} }), input),
   execute: () => tools.todos_list.execute?.(input, options) as Promise<unknown>,
   perCall: () =>
     getMCPTools({ app, user }).todos_list.execute?.(input, options) as Promise<unknown>,

@@ -33,8 +33,14 @@ export const STANDALONE_SERVICES: AppServices<never, never> = {
   tracer: globalTracer(),
 };
 
-/** What a surface knows of one call: everything of a RequestContext but the app's services. */
-export type CallFacts = Omit<RequestContext, "services">;
+/**
+ * What a surface knows of one call. Values every call gets the same way (the services, a
+ * per-call value set by `callContext`) are not among them, so adding one changes no surface.
+ */
+export type CallFacts = Pick<
+  RequestContext,
+  "user" | "transport" | "headers" | "raw" | "operation" | "scopes"
+>;
 
 /**
  * THE place a RequestContext is made, for every surface (REST routes, the tool-call runner for

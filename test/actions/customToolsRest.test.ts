@@ -9,7 +9,7 @@ import { before, describe, test } from "node:test";
 import request from "supertest";
 import { z } from "zod";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { STANDALONE_SERVICES } from "../../src/core/services.js";
+import { callContext, STANDALONE_SERVICES } from "../../src/core/services.js";
 import type { AuditEvent } from "../../src/ops/audit.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { executeTool } from "../../src/tools/executeTool.js";
@@ -79,7 +79,7 @@ describe("custom tools over REST", () => {
     assert.ok(def);
     const structured = await executeTool(
       def,
-      { user: { id: ada.userId }, transport: "mcp", headers: {}, services: STANDALONE_SERVICES },
+      callContext(STANDALONE_SERVICES, { user: { id: ada.userId }, transport: "mcp", headers: {} }),
       { word: "hello" },
     );
     assert.deepEqual(res.body, structured);

@@ -9,7 +9,7 @@ import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import type { Logger } from "../../src/core/logger.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
-import { STANDALONE_SERVICES } from "../../src/core/services.js";
+import { callContext, STANDALONE_SERVICES } from "../../src/core/services.js";
 import type { User as Caller, RequestContext } from "../../src/core/types.js";
 import { type AuditEvent, auditEventOf } from "../../src/ops/audit.js";
 import { auditToMongo } from "../../src/ops/auditMongo.js";
@@ -439,13 +439,12 @@ describe("failing audit sinks", () => {
 
 describe("auditEventOf", () => {
   test("reads tokenId when the caller carries one, and copies the record", () => {
-    const ctx: RequestContext = {
+    const ctx: RequestContext = callContext(STANDALONE_SERVICES, {
       user: { id: "u1", tokenId: "pat_123" },
       transport: "mcp",
       headers: {},
       operation: "todos_delete",
-      services: STANDALONE_SERVICES,
-    };
+    });
     const fields: string[] = [];
     const event = auditEventOf(
       { action: "delete", model: "Todo", documentId: "abc", fields, outcome: "success" },

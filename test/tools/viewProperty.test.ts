@@ -31,7 +31,7 @@ import { TerrenoError } from "../../src/core/errors.js";
 import { list } from "../../src/core/index.js";
 import { IsAuthenticated } from "../../src/core/permissions.js";
 import { defineResource, type Resource } from "../../src/core/resource.js";
-import { STANDALONE_SERVICES } from "../../src/core/services.js";
+import { callContext, STANDALONE_SERVICES } from "../../src/core/services.js";
 import type { PlainObject, Transport } from "../../src/core/types.js";
 import { allowedOperators } from "../../src/schema/operators.js";
 import type { FieldDescriptor, JsonSchema } from "../../src/schema/types.js";
@@ -118,7 +118,7 @@ const defined = (input: Input): PlainObject =>
 /** "ok", or "refused" with the core's reasons; any other failure throws (and fails the run). */
 async function core(resource: Resource, transport: Transport, input: Input) {
   try {
-    await list(resource, { user, transport, headers: {}, services: STANDALONE_SERVICES }, input);
+    await list(resource, callContext(STANDALONE_SERVICES, { user, transport, headers: {} }), input);
     return { ok: true, fields: {} };
   } catch (error) {
     if (error instanceof TerrenoError && error.code === "validation_failed") {
