@@ -12,9 +12,10 @@
 import mongoose from "mongoose";
 import { getMCPTools } from "../../src/ai/index.js";
 import { list } from "../../src/core/index.js";
-import { callContext, STANDALONE_SERVICES } from "../../src/core/services.js";
+import { callContext } from "../../src/core/services.js";
 import { connectDatabase, TerrenoApp, toUser } from "../../src/index.js";
 import { resourceOf } from "../../src/rest/modelRouter.js";
+import { STANDALONE_SERVICES } from "../../src/tools/services.js";
 import { send, sendLast } from "../lib/ipc.js";
 import { Todo, todoRouter, User } from "../models.js";
 

@@ -7,7 +7,6 @@
 import type { Tool, ToolApprovalConfiguration, ToolSet } from "ai";
 import { isWrite } from "../core/isWrite.js";
 import type { Logger } from "../core/logger.js";
-import { STANDALONE_SERVICES } from "../core/services.js";
 import type { CrudMethod, PlainObject, User } from "../core/types.js";
 import {
   aiToolSet,
@@ -15,6 +14,7 @@ import {
   type MCPToolSet,
   withLogger,
 } from "../tools/aiSdk/toolSet.js";
+import { STANDALONE_SERVICES } from "../tools/services.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import type { ToolHost } from "../tools/toolHost.js";
 import { toolsVisibleTo } from "../tools/visibleTools.js";

@@ -21,7 +21,6 @@ import { consoleLogger, type Logger } from "../core/logger.js";
 import { hiddenFieldsLookup } from "../core/present.js";
 import type { Resource } from "../core/resource.js";
 import { defineResource } from "../core/resource.js";
-import { globalTracer } from "../core/services.js";
 import type { HiddenFieldsLookup, OperationObserver, User } from "../core/types.js";
 import { bodyTooDeep } from "../http/bodyErrors.js";
 import { errorMiddleware, sendError } from "../http/sendError.js";
@@ -29,7 +28,7 @@ import { mcpPlugin } from "../mcp/endpoint.js";
 import { openApiPlugin } from "../openapi/plugin.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
 import { type RateLimit, RateLimits, type RateLimitWindow } from "../ops/rateLimit.js";
-import { httpTelemetry } from "../ops/telemetry.js";
+import { httpTelemetry, traceToolCall } from "../ops/telemetry.js";
 import { CUSTOM_TOOLS_PATH, customToolRouter } from "../rest/customToolRoutes.js";
 import { resourceOf, restRouter } from "../rest/modelRouter.js";
 import { customToolDefinition, withActionAndCustomTools } from "../tools/actionTools.js";
@@ -234,7 +233,7 @@ export class TerrenoApp {
         ...(this.rateLimits.enabled ? { rateLimits: this.rateLimits } : {}),
         resources: this.resources,
         tools,
-        tracer: globalTracer(),
+        tracer: traceToolCall,
       };
     }
     return this.servicesCache as Services;

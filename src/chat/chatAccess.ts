@@ -5,8 +5,9 @@
  */
 import { IsAdmin, IsAuthenticated, IsOwner } from "../core/permissions.js";
 import { defineResource } from "../core/resource.js";
-import { callContext, STANDALONE_SERVICES } from "../core/services.js";
+import { callContext } from "../core/services.js";
 import type { Permissions, RequestContext, User } from "../core/types.js";
+import { STANDALONE_SERVICES } from "../tools/services.js";
 import { ChatTelemetry, Conversation } from "./models.js";
 
 /** The conversations' permissions: the REST routes (chatRoutes.ts) and `POST /chat` share them. */

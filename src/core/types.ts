@@ -2,11 +2,10 @@
  * Types shared by the transport-free CRUD core and its adapters (REST, MCP, AI SDK).
  * Nothing here may import Express, the MCP SDK or `ai`.
  */
-import type { Tracer } from "@opentelemetry/api";
 import type { HydratedDocument } from "mongoose";
 import type { HiddenFields } from "../schema/hiddenFields.js";
 import type { AnyModel } from "../schema/types.js";
-import type { ErrorCode } from "./errors.js";
+import type { ErrorCode, TerrenoError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import type { ModelFieldName, ModelPath } from "./modelPaths.js";
 
@@ -132,9 +131,29 @@ export interface AppServices<TTool = unknown, TResource = unknown> {
   resources: readonly TResource[];
   /** Every tool definition of the app, built once. */
   tools: readonly TTool[];
-  /** Where tool calls are traced (OpenTelemetry; a no-op until the app registers a provider). */
-  tracer: Tracer;
+  /** Runs each tool call inside its trace (src/ops/telemetry.ts `traceToolCall`). */
+  tracer: ToolCallTracer;
 }
+
+/** What a tool call's runner reports about its outcome (the call may fail without throwing). */
+export interface ToolCallTrace {
+  /** The call failed with this error (a result with `isError`, or an `{error}` output). */
+  fail(error: TerrenoError): void;
+}
+
+export interface ToolCallInfo {
+  surface: "mcp" | "ai";
+  /** The tool's name, e.g. `todos_list`. */
+  tool: string;
+  /** The AI SDK's tool call id, when there is one. */
+  callId?: string;
+}
+
+/** Runs one tool call inside its trace, span and duration metric. */
+type ToolCallTracer = <T>(
+  info: ToolCallInfo,
+  run: (trace: ToolCallTrace) => Promise<T>,
+) => Promise<T>;
 
 /** Every router's hidden fields for `model` on `surface` (none when no router serves it). */
 export type HiddenFieldsLookup = (

@@ -19,17 +19,16 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
-  type Tracer,
   trace,
 } from "@opentelemetry/api";
 import type { NextFunction, Request, Response } from "express";
 import type { TerrenoError } from "../core/errors.js";
 import { normalizeError } from "../core/normalizeError.js";
-import { TELEMETRY_SCOPE } from "../core/services.js";
+import type { ToolCallInfo, ToolCallTrace } from "../core/types.js";
 import { routeTemplate } from "../http/routeTemplate.js";
 
-/** The instrumentation scope of every span and instrument (src/core/services.ts). */
-export { TELEMETRY_SCOPE };
+/** The instrumentation scope of every span and instrument. */
+export const TELEMETRY_SCOPE = "terreno-mcp";
 
 export const HTTP_DURATION_METRIC = "http.server.request.duration";
 export const TOOL_DURATION_METRIC = "mcp.server.operation.duration";
@@ -161,21 +160,7 @@ export function httpTelemetry() {
   };
 }
 
-/** What a tool call's runner reports about its outcome (the call may fail without throwing). */
-export interface ToolCallTrace {
-  /** The call failed with this error (a result with `isError`, or an `{error}` output). */
-  fail(error: TerrenoError): void;
-}
-
-export interface ToolCallInfo {
-  surface: "mcp" | "ai";
-  /** The tool's name, e.g. `todos_list`. */
-  tool: string;
-  /** The AI SDK's tool call id, when there is one. */
-  callId?: string;
-  /** The app's tracer (`AppServices.tracer`). */
-  tracer: Tracer;
-}
+export type { ToolCallInfo, ToolCallTrace } from "../core/types.js";
 
 /**
  * Runs one tool call inside its span, `tools/call <tool>` (MCP semantic conventions: SERVER
@@ -204,7 +189,7 @@ export async function traceToolCall<T>(
     kind: info.surface === "mcp" ? SpanKind.SERVER : SpanKind.INTERNAL,
     attributes: info.callId ? { ...attributes, "gen_ai.tool.call.id": info.callId } : attributes,
   };
-  return info.tracer.startActiveSpan(`tools/call ${info.tool}`, options, async (span: Span) => {
+  return tracer().startActiveSpan(`tools/call ${info.tool}`, options, async (span: Span) => {
     try {
       return await run(handle);
     } catch (error) {

@@ -8,11 +8,11 @@ import type { ModelRouterOptions } from "../core/crudOptions.js";
 import { action, create, list, read, remove, runOperation, update } from "../core/index.js";
 import { isWrite } from "../core/isWrite.js";
 import { defineResource, type Resource } from "../core/resource.js";
-import { STANDALONE_SERVICES } from "../core/services.js";
 import type { AnyModel, AppServices } from "../core/types.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
 import { errorMiddleware } from "../http/sendError.js";
 import { restWriteLimit } from "../ops/rateLimit.js";
+import { STANDALONE_SERVICES } from "../tools/services.js";
 import { parseListQuery } from "./parseListQuery.js";
 import { restContext } from "./requestContext.js";
 

@@ -13,9 +13,8 @@ import { isWrite } from "../core/isWrite.js";
 import { reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import { callContext } from "../core/services.js";
-import type { RequestContext, User } from "../core/types.js";
+import type { RequestContext, ToolCallTrace, User } from "../core/types.js";
 import { judgeCall, type Refusal, refusalError } from "../core/verdict.js";
-import { type ToolCallTrace, traceToolCall } from "../ops/telemetry.js";
 import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.js";
 import type { Services } from "./services.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
@@ -143,13 +142,8 @@ export async function runToolCall(
   const { tool } = call;
   if (!tool) return { status: "unseen", error: unknownTool(call.name) };
   if (options.surface === "rest") return runSteps(tool, call, options, undefined);
-  return traceToolCall(
-    {
-      surface: options.surface,
-      tool: tool.name,
-      callId: call.callId,
-      tracer: options.services.tracer,
-    },
+  return options.services.tracer(
+    { surface: options.surface, tool: tool.name, callId: call.callId },
     (trace) => runSteps(tool, call, options, trace),
   );
 }

@@ -10,7 +10,7 @@ import { IsAuthenticated } from "../../src/core/permissions.js";
 import { resolvePopulate } from "../../src/core/populate.js";
 import { hiddenFieldsLookup } from "../../src/core/present.js";
 import { defineResource, type Resource } from "../../src/core/resource.js";
-import { STANDALONE_SERVICES } from "../../src/core/services.js";
+import { STANDALONE_SERVICES } from "../../src/tools/services.js";
 import { buildTodoModel } from "../schema/fixtures.js";
 
 const { Todo, User } = buildTodoModel();

@@ -9,11 +9,12 @@ import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import type { Logger } from "../../src/core/logger.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
-import { callContext, STANDALONE_SERVICES } from "../../src/core/services.js";
+import { callContext } from "../../src/core/services.js";
 import type { User as Caller, RequestContext } from "../../src/core/types.js";
 import { type AuditEvent, auditEventOf } from "../../src/ops/audit.js";
 import { auditToMongo } from "../../src/ops/auditMongo.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
+import { STANDALONE_SERVICES } from "../../src/tools/services.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
