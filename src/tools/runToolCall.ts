@@ -5,8 +5,12 @@
  * refused write → error normalization and report, inside the call's trace. Surfaces only
  * translate the outcome into their own shape.
  *
- * The verdict is judged once per call: the operation the tool runs asks the same rule with
- * the same context and gets this answer back (src/core/verdict.ts `judgeCall`).
+ * The verdict is judged once per call, here: the tool then runs its operation's `run` step
+ * (src/core/operations), which does not judge again, on the input checked once here.
+ *
+ * MCP methods that read records without running the tool's own step (`completion/complete`)
+ * are internal calls: the same context, verdict, rate limit, observer and trace, with their
+ * own `run` in place of the tool's.
  */
 import type { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
@@ -14,7 +18,7 @@ import { reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import { callContext } from "../core/services.js";
 import type { RequestContext, ToolCallTrace, User } from "../core/types.js";
-import { judgeCall, type Refusal, refusalError } from "../core/verdict.js";
+import { type Refusal, refusalError, verdict } from "../core/verdict.js";
 import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.js";
 import type { Services } from "./services.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
@@ -51,6 +55,11 @@ export interface ToolCall {
   callId?: string;
   /** Set when the caller could not be resolved (the database is down): the call fails with it. */
   failure?: TerrenoError;
+  /**
+   * An internal call's own step, run instead of the tool's (after the same verdict and spend),
+   * with the call's context: e.g. a completion reading what the list tool would list.
+   */
+  run?: (ctx: RequestContext) => Promise<ToolOutput>;
 }
 
 export type ToolCallOutcome =
@@ -78,11 +87,8 @@ function contextOf(
   });
 }
 
-/**
- * Spends what `call` costs under the surface's limits; throws `rate_limited` when it is over.
- * Exported for the MCP methods that read records without running a tool (completions).
- */
-export async function spendLimit(
+/** Spends what `call` costs under the surface's limits; throws `rate_limited` when it is over. */
+async function spendLimit(
   tool: ToolDefinition,
   call: ToolCall,
   options: ToolRunnerOptions,
@@ -119,7 +125,7 @@ async function runSteps(
   if (call.failure) return failed(call.failure);
   const ctx = contextOf(tool, call, options);
   try {
-    const answer = await judgeCall(tool.access, ctx);
+    const answer = await verdict(tool.access, ctx);
     if (answer !== "allowed") {
       const error = refusalError(answer, ctx);
       // A refused write is still a write attempt: the observer hears of it once.
@@ -128,7 +134,8 @@ async function runSteps(
       return { status: "unseen", error, refusal: answer };
     }
     await spendLimit(tool, call, options);
-    return { status: "done", output: await executeTool(tool, ctx, call.args) };
+    const output = call.run ? await call.run(ctx) : await executeTool(tool, ctx, call.args);
+    return { status: "done", output };
   } catch (error) {
     return failed(error);
   }
