@@ -12,8 +12,10 @@
 import mongoose from "mongoose";
 import { getMCPTools } from "../../src/ai/index.js";
 import { list } from "../../src/core/index.js";
+import { callContext } from "../../src/core/services.js";
 import { connectDatabase, TerrenoApp, toUser } from "../../src/index.js";
 import { resourceOf } from "../../src/rest/modelRouter.js";
+import { STANDALONE_SERVICES } from "../../src/tools/services.js";
 import { send, sendLast } from "../lib/ipc.js";
 import { Todo, todoRouter, User } from "../models.js";
 
@@ -53,7 +55,8 @@ const tools = getMCPTools({ app, user });
 
 type Call = () => Promise<unknown>;
 const arms: Record<keyof InprocResult, Call> = {
-  direct: () => list(resource, { user, transport: "ai", headers: {} }, input),
+  direct: () =>
+    list(resource, callContext(STANDALONE_SERVICES, { user, transport: "ai", headers: {} }), input),
   execute: () => tools.todos_list.execute?.(input, options) as Promise<unknown>,
   perCall: () =>
     getMCPTools({ app, user }).todos_list.execute?.(input, options) as Promise<unknown>,

@@ -12,8 +12,9 @@ import {
   aiToolSet,
   type MCPToolContext,
   type MCPToolSet,
-  reportingOf,
+  withLogger,
 } from "../tools/aiSdk/toolSet.js";
+import { STANDALONE_SERVICES } from "../tools/services.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import type { ToolHost } from "../tools/toolHost.js";
 import { toolsVisibleTo } from "../tools/visibleTools.js";
@@ -71,12 +72,12 @@ function toolSet(definitions: readonly ToolDefinition[], options: GetMCPToolsOpt
   return aiToolSet(definitions, {
     ...(options.user ? { user: options.user } : {}),
     requireApproval: options.requireApproval === true,
-    reporting: reportingOf(options.app, options.logger),
+    services: withLogger(options.app?.services ?? STANDALONE_SERVICES, options.logger),
   });
 }
 
 function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition[] {
-  const all = options.app ? options.app.toolDefinitions : options.tools;
+  const all = options.app ? options.app.services.tools : options.tools;
   if (!all) throw new Error("getMCPTools: pass `app` (a TerrenoApp) or `tools` (definitions).");
   const { include } = options;
   if (!include) return all;

@@ -28,12 +28,13 @@ import { mcpPlugin } from "../mcp/endpoint.js";
 import { openApiPlugin } from "../openapi/plugin.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
 import { type RateLimit, RateLimits, type RateLimitWindow } from "../ops/rateLimit.js";
-import { httpTelemetry } from "../ops/telemetry.js";
+import { httpTelemetry, traceToolCall } from "../ops/telemetry.js";
 import { CUSTOM_TOOLS_PATH, customToolRouter } from "../rest/customToolRoutes.js";
-import { type RestServices, resourceOf, restRouter } from "../rest/modelRouter.js";
+import { resourceOf, restRouter } from "../rest/modelRouter.js";
 import { customToolDefinition, withActionAndCustomTools } from "../tools/actionTools.js";
 import { type AppViews, createAppViews } from "../tools/appViews/appViews.js";
 import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
+import type { Services } from "../tools/services.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
 import { builtInAuthPlugins } from "./authPlugins.js";
 import { defaultPathFor } from "./defaultPath.js";
@@ -212,6 +213,32 @@ export class TerrenoApp {
     return this.toolCache.tools;
   }
 
+  private servicesCache?: Services;
+
+  /**
+   * The app's shared services, built once and handed whole to every surface: build()'s REST
+   * routes, custom tool routes and plugins (AppContext.services), getMCPTools({app}) and the
+   * chat. Every RequestContext carries them. Built again only after a register() or tool()
+   * changed the tools or the audit sinks.
+   */
+  get services(): Services {
+    const tools = this.toolDefinitions;
+    const { observer } = this;
+    const cached = this.servicesCache;
+    if (cached?.tools !== tools || cached.observer !== observer) {
+      this.servicesCache = {
+        logger: this.logger,
+        ...(observer ? { observer } : {}),
+        hiddenOf: this.hiddenOf,
+        ...(this.rateLimits.enabled ? { rateLimits: this.rateLimits } : {}),
+        resources: this.resources,
+        tools,
+        tracer: traceToolCall,
+      };
+    }
+    return this.servicesCache as Services;
+  }
+
   private appViewCache?: { tools: ToolDefinition[]; views: AppViews };
 
   /** The MCP Apps views of the tools (`mcp: {apps: true}`), rebuilt when the tools are. */
@@ -250,27 +277,19 @@ export class TerrenoApp {
       ...(options.auth?.providers ?? []),
       ...providersOf(plugins.slice(authPlugins.length)),
     ];
-    const services: RestServices = {
-      logger,
-      ...(this.observer ? { observer: this.observer } : {}),
-      hiddenOf: this.hiddenOf,
-      ...(this.rateLimits.enabled ? { rateLimits: this.rateLimits } : {}),
-    };
+    const { services } = this;
     const ctx: AppContext = {
       logger,
       connection: this.connection,
       resolveCaller: createCallerResolver(providers),
       resources: this.resources,
       options,
-      observer: this.observer,
-      hiddenOf: this.hiddenOf,
+      services,
       mounts: this.mounted.flatMap((m) =>
         m.resource ? [{ path: m.path, resource: m.resource }] : [],
       ),
       ...(this.rateLimits.enabled ? { rateLimits: this.rateLimits } : {}),
       ...(this.customTools.length > 0 ? { customTools: [...this.customTools] } : {}),
-      // Tools come only from routers registered with this app, so two apps never share tools.
-      tools: this.toolDefinitions,
       authorizationServers: this.plugins.flatMap((plugin) =>
         plugin.authorizationServer ? [plugin.authorizationServer] : [],
       ),
@@ -352,10 +371,7 @@ export class TerrenoApp {
     for (const plugin of plugins) plugin.register?.(app, ctx);
     // POST /tools/<name>: the custom tools over REST (src/rest/customToolRoutes.ts).
     if (ctx.customTools) {
-      app.use(
-        CUSTOM_TOOLS_PATH,
-        customToolRouter(ctx.customTools, ctx.rateLimits, ctx.observer, ctx.hiddenOf),
-      );
+      app.use(CUSTOM_TOOLS_PATH, customToolRouter(ctx.customTools, services));
     }
     // A model router is mounted as its resource's routes wired to this app's services.
     for (const { path, router, resource } of this.mounted) {

@@ -8,10 +8,11 @@ import type { AuthProvider, CallerResolver } from "../auth/callerResolver.js";
 import type { ModelRouterOptions } from "../core/crudOptions.js";
 import type { Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
-import type { AnyModel, HiddenFieldsLookup, OperationObserver } from "../core/types.js";
+import type { AnyModel } from "../core/types.js";
 import type { MountedResource, OpenApiContribution, OpenApiHelpers } from "../openapi/types.js";
 import type { AuditSink } from "../ops/audit.js";
 import type { RateLimits } from "../ops/rateLimit.js";
+import type { Services } from "../tools/services.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import type { TerrenoAppOptions } from "./options.js";
 
@@ -28,18 +29,17 @@ export interface AppContext {
   resolveCaller: CallerResolver;
   resources: readonly Resource[];
   options: TerrenoAppOptions;
-  /** Put in every RequestContext: turns the core's write records into audit events. */
-  observer?: OperationObserver;
-  /** Put in every RequestContext: the hidden fields of the app's routers, per model and surface. */
-  hiddenOf: HiddenFieldsLookup;
-  /** The app's rate limits, when on: /mcp spends tool-call points through it. */
+  /**
+   * The app's shared services (logger, audit observer, hidden fields, rate limits, tools,
+   * tracer), built once: put whole in every RequestContext of every surface.
+   */
+  services: Services;
+  /** The app's rate limits, when on: its named limiters, the auth routes' limits, the login guard. */
   rateLimits?: RateLimits;
   /** The model routers with the paths they are mounted at (OpenAPI reads them). */
   mounts?: readonly MountedResource[];
   /** The custom tools (`app.tool(...)`), served at `POST /tools/<name>` (OpenAPI reads them). */
   customTools?: readonly ToolDefinition[];
-  /** Every tool definition of the app, built once (the MCP plugin serves them). */
-  tools: readonly ToolDefinition[];
   /** The OAuth authorization servers the app's plugins run (`TerrenoPlugin.authorizationServer`). */
   authorizationServers: ReadonlyArray<{ issuer: string; resource: string }>;
   /** The plugins' parts of `/openapi.json` (TerrenoPlugin.openApi), in registration order. */

@@ -5,7 +5,9 @@
  */
 import { IsAdmin, IsAuthenticated, IsOwner } from "../core/permissions.js";
 import { defineResource } from "../core/resource.js";
+import { callContext } from "../core/services.js";
 import type { Permissions, RequestContext, User } from "../core/types.js";
+import { STANDALONE_SERVICES } from "../tools/services.js";
 import { ChatTelemetry, Conversation } from "./models.js";
 
 /** The conversations' permissions: the REST routes (chatRoutes.ts) and `POST /chat` share them. */
@@ -27,7 +29,10 @@ export const telemetryResource = defineResource(ChatTelemetry, {
   permissions: { list: [IsAdmin] },
 });
 
-/** A chat route's call as the core judges it: an HTTP route, so REST's surface. */
+/**
+ * A chat route's call as the core judges it: an HTTP route, so REST's surface. The chat's own
+ * records are read outside the app's routers: no audit observer, no other routers' fields.
+ */
 export function chatContext(user: User | undefined, operation: string): RequestContext {
-  return { user, transport: "rest", headers: {}, operation };
+  return callContext(STANDALONE_SERVICES, { user, transport: "rest", headers: {}, operation });
 }

@@ -102,7 +102,7 @@ export function chatAppHandlers(settings: ChatAppsSettings) {
     const user = req.user as User;
     const data: Array<{ toolName: string; uri: string }> = [];
     for (const found of app.appViews?.all() ?? []) {
-      const tool = app.toolDefinitions.find((definition) => definition.name === found.toolName);
+      const tool = app.services.tools.find((definition) => definition.name === found.toolName);
       if (tool && (await canSeeTool(tool, user)))
         data.push({ toolName: found.toolName, uri: found.uri });
     }
@@ -114,7 +114,7 @@ export function chatAppHandlers(settings: ChatAppsSettings) {
     const user = req.user as User;
     const name = String(req.params.tool);
     const found = app.appViews?.forTool(name);
-    const tool = app.toolDefinitions.find((definition) => definition.name === name);
+    const tool = app.services.tools.find((definition) => definition.name === name);
     if (!found || !tool || !(await canSeeTool(tool, user))) {
       throw notFound(`No app view for tool ${name}.`);
     }
@@ -139,7 +139,7 @@ export function chatAppHandlers(settings: ChatAppsSettings) {
     // A tool this caller does not have answers like one that does not exist.
     if (!tool?.execute) throw notFound(`No tool named ${name}.`);
     // Checked before it runs or is put to the person (appCallInput.ts).
-    const definition = app.toolDefinitions.find((candidate) => candidate.name === name);
+    const definition = app.services.tools.find((candidate) => candidate.name === name);
     const input = await checkAppCallInput(name, tool, definition, body.arguments ?? {});
     const toolCallId = `app-${randomUUID()}`;
     if (!(name in toolApproval)) {
@@ -196,7 +196,7 @@ export function chatAppHandlers(settings: ChatAppsSettings) {
     const tool = tools[toolName];
     if (!tool?.execute) throw new TerrenoError("forbidden", `Tool ${toolName} is no longer yours.`);
     // Checked when it was recorded; again here for a request recorded before that check.
-    const definition = app.toolDefinitions.find((candidate) => candidate.name === toolName);
+    const definition = app.services.tools.find((candidate) => candidate.name === toolName);
     const checked = await checkAppCallInput(toolName, tool, definition, input);
     res.json({ data: { result: await run(tool, toolCallId, checked) } });
   }

@@ -8,7 +8,7 @@ import { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
 import type { PlainObject, User } from "../core/types.js";
 import { errorOutput } from "../tools/aiSdk/toolOutput.js";
-import { aiToolSet, reportingOf } from "../tools/aiSdk/toolSet.js";
+import { aiToolSet } from "../tools/aiSdk/toolSet.js";
 import { toolsVisibleTo } from "../tools/visibleTools.js";
 import { type ApprovalScope, consumeApproval } from "./chatApprovals.js";
 import type { Redactor } from "./redact.js";
@@ -60,11 +60,11 @@ export async function chatTools(options: ChatToolsOptions): Promise<ChatToolSet>
   const { app, approval, docsTool, user, approvalScope, redactor, executed, serverOrigin } =
     options;
   // The caller's own tools, as getMCPTools({app, user}) gives them (the tools /mcp lists).
-  const base = aiToolSet(await toolsVisibleTo(app.toolDefinitions, user), {
+  const base = aiToolSet(await toolsVisibleTo(app.services.tools, user), {
     user,
-    reporting: reportingOf(app),
+    services: app.services,
   });
-  const definitions = new Map(app.toolDefinitions.map((def) => [def.name, def]));
+  const definitions = new Map(app.services.tools.map((def) => [def.name, def]));
   const tools: ToolSet = {};
   const toolApproval: Record<string, "user-approval"> = {};
   for (const [name, original] of Object.entries(base)) {

@@ -85,7 +85,7 @@ export async function observeWrite<T>(
   known: { id?: unknown; body?: unknown },
   run: (trace: WriteTrace) => Promise<T>,
 ): Promise<T> {
-  const { observer } = ctx;
+  const { observer } = ctx.services;
   const trace: WriteTrace = { documentId: knownId(known.id) };
   if (!observer) return run(trace);
   let outcome: WriteOutcome = "success";

@@ -64,7 +64,7 @@ export function resolvePopulate(
   view: SurfaceView,
   requested: unknown,
   model: Model<unknown>,
-  ctx: Pick<RequestContext, "hiddenOf">,
+  ctx: Pick<RequestContext, "services">,
 ): PopulateOption[] {
   const visible = view.populatable;
   let chosen = visible;
@@ -107,10 +107,10 @@ function populateOption(
   view: SurfaceView,
   p: PopulatePath,
   model: Model<unknown>,
-  ctx: Pick<RequestContext, "hiddenOf">,
+  ctx: Pick<RequestContext, "services">,
 ): PopulateOption {
   const refModel = refModelOf(model, p.path);
-  const routers = refModel ? ctx.hiddenOf?.(refModel, view.surface) : undefined;
+  const routers = refModel ? ctx.services.hiddenOf?.(refModel, view.surface) : undefined;
   let byPath = builtOptions.get(view);
   if (!byPath) {
     byPath = new Map();

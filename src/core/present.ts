@@ -69,9 +69,9 @@ export function hiddenFieldsLookup(resources: () => readonly Resource[]): Hidden
 export function hiddenFieldsOf(
   model: AnyModel,
   surface: Surface,
-  ctx: Pick<RequestContext, "hiddenOf">,
+  ctx: Pick<RequestContext, "services">,
 ): readonly HiddenFields[] {
-  return [modelView(model, surface).hidden, ...(ctx.hiddenOf?.(model, surface) ?? [])];
+  return [modelView(model, surface).hidden, ...(ctx.services.hiddenOf?.(model, surface) ?? [])];
 }
 
 /**
@@ -82,7 +82,7 @@ export function presentForeign(
   model: AnyModel,
   doc: unknown,
   surface: Surface,
-  ctx: Pick<RequestContext, "hiddenOf">,
+  ctx: Pick<RequestContext, "services">,
 ): unknown {
   let value: unknown = serializeDocument(doc);
   for (const hidden of hiddenFieldsOf(model, surface, ctx)) value = hidden.stripHidden(value);

@@ -5,7 +5,8 @@
 import type { HydratedDocument } from "mongoose";
 import type { HiddenFields } from "../schema/hiddenFields.js";
 import type { AnyModel } from "../schema/types.js";
-import type { ErrorCode } from "./errors.js";
+import type { ErrorCode, TerrenoError } from "./errors.js";
+import type { Logger } from "./logger.js";
 import type { ModelFieldName, ModelPath } from "./modelPaths.js";
 
 export type CrudMethod = "list" | "read" | "create" | "update" | "delete";
@@ -81,15 +82,78 @@ export interface RequestContext {
    * (`user.scopes`). `undefined` on both means a session: full access. See src/core/scopes.ts.
    */
   scopes?: readonly string[];
-  /** Told about every write, done or refused (observe.ts); set by each adapter from the app. */
+  /**
+   * The app's shared services (logger, observer, hidden fields, rate limits, tools, tracer),
+   * the same object for every call of the app: src/core/services.ts.
+   */
+  services: AppServices;
+}
+
+/** Which limit a call spends. */
+export type LimitedAction = "write" | "toolCall";
+
+export interface LimitedCall<TResource = unknown> {
+  action: LimitedAction;
+  /** What is written, or whose tool is called: its router's `rateLimit` replaces the app's. */
+  resource?: TResource;
+  user?: Pick<User, "id">;
+  /** The client address (`clientIp(req)`), when the call came over HTTP. */
+  ip?: string;
+}
+
+/**
+ * `AppServices`: what an app shares with every call, built once by TerrenoApp and handed whole
+ * to each surface (REST routes, /mcp, AI tools, the chat). Every `RequestContext` carries it
+ * beside the per-call facts (caller, surface, operation, scopes, headers), so a new shared
+ * service is one field here and one line where TerrenoApp builds it (docs/development.md).
+ *
+ * The core reads only the observer and the hidden fields. The tools and resources are type
+ * parameters so this file imports nothing that imports RequestContext back (no import
+ * circle); src/tools/services.ts names the app's concrete `Services`.
+ */
+export interface AppServices<TTool = unknown, TResource = unknown> {
+  /** Where every surface reports server faults. */
+  logger: Logger;
+  /** Told about every write, done or refused (observe.ts): TerrenoApp's audit observer. */
   observer?: OperationObserver;
   /**
-   * The hidden fields the app's routers declare for a model on a surface; set by each adapter
-   * from the app. A document of another model (populated, or in an action's or custom tool's
-   * result) leaves as that model's own routers show it (src/core/present.ts).
+   * The hidden fields the app's routers declare for a model on a surface. A document of another
+   * model (populated, or in an action's or custom tool's result) leaves as that model's own
+   * routers show it (src/core/present.ts).
    */
   hiddenOf?: HiddenFieldsLookup;
+  /**
+   * The app's rate limits, when on: REST writes and tool calls spend their points here
+   * (src/ops `RateLimits.consume`). Throws `rate_limited` when the caller has no points left.
+   */
+  rateLimits?: { consume(call: LimitedCall<TResource>): Promise<void> };
+  /** The app's resources (its model routers'). */
+  resources: readonly TResource[];
+  /** Every tool definition of the app, built once. */
+  tools: readonly TTool[];
+  /** Runs each tool call inside its trace (src/ops/telemetry.ts `traceToolCall`). */
+  tracer: ToolCallTracer;
 }
+
+/** What a tool call's runner reports about its outcome (the call may fail without throwing). */
+export interface ToolCallTrace {
+  /** The call failed with this error (a result with `isError`, or an `{error}` output). */
+  fail(error: TerrenoError): void;
+}
+
+export interface ToolCallInfo {
+  surface: "mcp" | "ai";
+  /** The tool's name, e.g. `todos_list`. */
+  tool: string;
+  /** The AI SDK's tool call id, when there is one. */
+  callId?: string;
+}
+
+/** Runs one tool call inside its trace, span and duration metric. */
+type ToolCallTracer = <T>(
+  info: ToolCallInfo,
+  run: (trace: ToolCallTrace) => Promise<T>,
+) => Promise<T>;
 
 /** Every router's hidden fields for `model` on `surface` (none when no router serves it). */
 export type HiddenFieldsLookup = (

@@ -7,9 +7,9 @@
  * document is loaded, must all pass (401 to an anonymous caller, 403 otherwise).
  *
  * `authorize` (CRUD), `action`, `customTool` and tool visibility (src/tools/visibleTools.ts)
- * all judge through it. `judgeCall` enforces it for one call and remembers the answer for
- * that call's RequestContext, so a tool call judged by the runner before its arguments are
- * read is not judged again by the operation it runs: each permission runs once per call.
+ * all judge through it. Each call is judged once: a REST route by its operation, a tool call
+ * by the runner (src/tools/runToolCall.ts), which then runs the operation's `run` step, which
+ * does not judge again.
  */
 import { forbidden, type TerrenoError, unauthenticated } from "./errors.js";
 import { callerScopes, scopeRefusal, scopesAllow } from "./scopes.js";
@@ -97,37 +97,9 @@ export function refusalError(refusal: Refusal, caller: VerdictCaller): TerrenoEr
   }
 }
 
-interface Judged {
-  user: User | undefined;
-  scopes: readonly string[] | undefined;
-  verdict: MaybePromise<Verdict>;
-}
-
-/** Each call's verdicts, by rule; a call is one RequestContext. */
-const judgedCalls = new WeakMap<RequestContext, Map<AccessRule, Judged>>();
-
-/**
- * The verdict on this call (`ctx`), judged at most once per rule: a second ask with the same
- * context (and the same caller in it) gets the first answer back.
- */
-export function judgeCall(rule: AccessRule, ctx: RequestContext): MaybePromise<Verdict> {
-  let judged = judgedCalls.get(ctx);
-  if (!judged) {
-    judged = new Map();
-    judgedCalls.set(ctx, judged);
-  }
-  const known = judged.get(rule);
-  if (known && known.user === ctx.user && known.scopes === ctx.scopes) return known.verdict;
-  const answer = verdict(rule, ctx);
-  judged.set(rule, { user: ctx.user, scopes: ctx.scopes, verdict: answer });
-  // A check that threw is not remembered: the next ask tries again.
-  if (isThenable(answer)) answer.then(undefined, () => judged.delete(rule));
-  return answer;
-}
-
 /** Throws the refusal's error unless this call (`ctx`) is allowed. */
 export async function assertAllowed(rule: AccessRule, ctx: RequestContext): Promise<void> {
-  const answer = await judgeCall(rule, ctx);
+  const answer = await verdict(rule, ctx);
   if (answer !== "allowed") throw refusalError(answer, ctx);
 }
 

@@ -1,15 +1,15 @@
 /**
  * `completion/complete` for a record template's `id`: the ids of the caller's own records
  * whose id starts with what was typed or whose title-like field contains it, most recent
- * first. It runs the core list as the caller (permissions, `queryFilter`, soft delete,
- * defaults), so it offers only ids the caller's list tool would show; the match is a filter
+ * first. It is an internal call of the list tool through the runner (recordResources.ts), and
+ * runs the core list as the caller (`queryFilter`, soft delete, defaults), so it offers only
+ * ids the caller's list tool would show; the match is a filter
  * the framework sets, on the id and on a field the tools see, never on a hidden one.
  */
 import mongoose from "mongoose";
-import { list } from "../core/index.js";
-import type { Resource } from "../core/resource.js";
+import { runList } from "../core/operations/list.js";
+import { type Resource, viewFor } from "../core/resource.js";
 import type { PlainObject, RequestContext } from "../core/types.js";
-import type { McpCaller } from "./caller.js";
 import type { Completion } from "./resourceProviders.js";
 
 /** At most this many values per answer (the protocol allows 100). */
@@ -49,18 +49,13 @@ export async function completeRecordId(
   /** The field that names a record, when the tools see one. */
   titleField: string | undefined,
   value: string,
-  caller: McpCaller,
+  /** The call's context: the runner made it and judged the list tool for it. */
+  ctx: RequestContext,
 ): Promise<Completion> {
   const match = matchFor(titleField, value.slice(0, MAX_TYPED));
   if (!match) return { values: [], total: 0, hasMore: false };
-  const ctx: RequestContext = {
-    user: caller.user,
-    transport: "mcp",
-    headers: caller.headers,
-    operation: "completion/complete",
-  };
-  const view = resource.views.tools;
-  const result = await list(resource, ctx, {
+  const view = viewFor(resource, ctx.transport);
+  const result = await runList(resource, view, ctx, {
     limit: Math.min(COMPLETION_LIMIT, view.maxLimit),
     ...(view.sortable.includes("id") ? { sort: "-id" } : {}),
     match,

@@ -37,13 +37,12 @@ import {
   withAuthorizationServers,
 } from "./resourceMetadata.js";
 import { resourceMetadataOpenApi } from "./resourceMetadataOpenApi.js";
-import { mcpRunner } from "./runner.js";
 
 /** Whether the app has anything to serve on /mcp: a model that opts in, or a custom tool. */
 function servesTools(ctx: AppContext): boolean {
   return (
     ctx.resources.some((resource) => resource.options.mcp) ||
-    ctx.tools.some((tool) => tool.kind === "handler" && tool.custom === true)
+    ctx.services.tools.some((tool) => tool.kind === "handler" && tool.custom === true)
   );
 }
 
@@ -60,7 +59,7 @@ function recordResources(ctx: AppContext, options: McpEndpointOptions, runner: T
   if (options.resources === false) return {};
   const settings = options.resources === true ? {} : (options.resources ?? {});
   const scheme = settings.scheme ?? "terreno";
-  const templates = recordTemplates(ctx.tools, scheme);
+  const templates = recordTemplates(ctx.services.tools, scheme);
   if (templates.length === 0) return {};
   const provider = recordResourceProvider(templates, runner, {
     scheme,
@@ -71,13 +70,15 @@ function recordResources(ctx: AppContext, options: McpEndpointOptions, runner: T
 
 /** The SDK's handler over the app's tools (definitions and validators were built once). */
 function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
-  const { logger } = ctx;
-  const limits = ctx.rateLimits?.enabled ? ctx.rateLimits : undefined;
-  const runner = mcpRunner(logger, ctx.observer, limits, ctx.hiddenOf);
+  const { logger, services } = ctx;
+  const { tools } = services;
+  const limits = services.rateLimits;
+  // Every call spends the caller's tool-call points, reports to the app's observer and logger.
+  const runner: ToolRunnerOptions = { surface: "mcp", services };
   const records = recordResources(ctx, options, runner);
-  const apps = options.apps ? createAppViews(ctx.tools) : undefined;
-  const byName = new Map(ctx.tools.map((tool) => [tool.name, tool]));
-  const confirmed = new Set(ctx.tools.filter((tool) => tool.confirm).map((tool) => tool.name));
+  const apps = options.apps ? createAppViews(tools) : undefined;
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const confirmed = new Set(tools.filter((tool) => tool.confirm).map((tool) => tool.name));
   // Every instance of the app signs with the same key, so any of them honours a retry.
   const secret = ctx.options.auth?.jwt?.secret;
   const states =
@@ -88,7 +89,7 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
         )
       : undefined;
   const factory = createServerFactory({
-    tools: ctx.tools,
+    tools,
     info: { name: options.name ?? "terreno-mcp", version: options.version ?? "0.1.0" },
     logger,
     runner,
@@ -167,7 +168,7 @@ function mountEndpoint(app: Express, ctx: AppContext, options: McpEndpointOption
     ...parseMcpBody(ctx.options.jsonLimit ?? "100kb", ctx.logger),
     resolveMcpCaller({
       resolveCaller: ctx.resolveCaller,
-      anonymousAllowed: anonymousAllowed(ctx, ctx.tools),
+      anonymousAllowed: anonymousAllowed(ctx, ctx.services.tools),
       path,
       ...(resourceUrl ? { resourceUrl } : {}),
       scopesSupported: options.oauth?.scopesSupported ?? MCP_SCOPES,

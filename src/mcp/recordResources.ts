@@ -6,16 +6,19 @@
  * Built once; nothing here is rebuilt per request.
  */
 import type { Resource as McpResource, ReadResourceResult } from "@modelcontextprotocol/server";
-import { TerrenoError } from "../core/errors.js";
 import type { Resource } from "../core/resource.js";
 import type { PlainObject } from "../core/types.js";
 import { defaultToolPrefix } from "../tools/naming.js";
-import { runToolCall, spendLimit, type ToolRunnerOptions } from "../tools/runToolCall.js";
+import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ResourceToolDefinition, ToolDefinition } from "../tools/toolDefinitions.js";
 import { canSeeTool, createToolCatalog } from "../tools/visibleTools.js";
 import type { McpCaller } from "./caller.js";
 import { completeRecordId } from "./completions.js";
-import { type McpResourceProvider, resourceNotFound } from "./resourceProviders.js";
+import {
+  type Completion,
+  type McpResourceProvider,
+  resourceNotFound,
+} from "./resourceProviders.js";
 import { protocolError } from "./toolResult.js";
 
 export interface RecordResourceOptions {
@@ -204,17 +207,26 @@ export function recordResourceProvider(
       const template = byUriTemplate.get(uriTemplate);
       if (!template) return undefined;
       const listTool = template.list;
-      if (argument.name !== "id" || !listTool || !(await canList(template, caller))) {
+      // The list tool is judged by the runner below (once); the read tool here, as canList does.
+      if (argument.name !== "id" || !listTool || !(await canSeeTool(template.read, caller.user))) {
         return { values: [], total: 0, hasMore: false };
       }
-      // A completion reads the caller's records as the list tool does, so it costs a call.
-      try {
-        await spendLimit(listTool, callOf(listTool, caller, {}, "completion/complete"), runner);
-      } catch (error) {
-        if (!(error instanceof TerrenoError)) throw error;
-        throw protocolError(error);
-      }
-      return completeRecordId(template.resource, template.titleField, argument.value, caller);
+      // A completion reads the caller's records as the list tool does: an internal call of
+      // it through the runner (the same verdict, context, rate-limit spend, views and trace).
+      const outcome = await runToolCall(runner, {
+        ...callOf(listTool, caller, {}, "completion/complete"),
+        run: async (ctx) => ({
+          completion: await completeRecordId(
+            template.resource,
+            template.titleField,
+            argument.value,
+            ctx,
+          ),
+        }),
+      });
+      if (outcome.status === "done") return outcome.output.completion as Completion;
+      if (outcome.status === "unseen") return { values: [], total: 0, hasMore: false };
+      throw protocolError(outcome.error);
     },
   };
 }

@@ -7,7 +7,11 @@ import type { Connection } from "mongoose";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
-import type { RateLimitWindow, User } from "../core/types.js";
+import type {
+  LimitedCall as CoreLimitedCall,
+  LimitedAction,
+  RateLimitWindow,
+} from "../core/types.js";
 import { authRouteLimiter, RATE_LIMITED_AUTH_ROUTES } from "./authRateLimit.js";
 import { type LoginGuard, loginLockout } from "./loginLockout.js";
 import { BatchedLimiter, type PointLimiter } from "./rateLimitBatch.js";
@@ -24,17 +28,10 @@ import {
 } from "./rateLimitSettings.js";
 import { type LimiterFactory, limiterFactory } from "./rateLimitStore.js";
 
-/** Which limit a call spends. */
-export type LimitedAction = "write" | "toolCall";
+export type { LimitedAction } from "../core/types.js";
 
-export interface LimitedCall {
-  action: LimitedAction;
-  /** What is written, or whose tool is called: its router's `rateLimit` replaces the app's. */
-  resource?: Resource;
-  user?: Pick<User, "id">;
-  /** The client address (`clientIp(req)`), when the call came over HTTP. */
-  ip?: string;
-}
+/** One call that spends points: `AppServices.rateLimits`' argument, for the app's resources. */
+export type LimitedCall = CoreLimitedCall<Resource>;
 
 interface Named {
   window: RateLimitWindow;

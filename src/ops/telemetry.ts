@@ -24,6 +24,7 @@ import {
 import type { NextFunction, Request, Response } from "express";
 import type { TerrenoError } from "../core/errors.js";
 import { normalizeError } from "../core/normalizeError.js";
+import type { ToolCallInfo, ToolCallTrace } from "../core/types.js";
 import { errorCodeOf } from "../http/errorCode.js";
 import { routeTemplate } from "../http/routeTemplate.js";
 
@@ -157,19 +158,7 @@ export function httpTelemetry() {
   };
 }
 
-/** What a tool call's runner reports about its outcome (the call may fail without throwing). */
-export interface ToolCallTrace {
-  /** The call failed with this error (a result with `isError`, or an `{error}` output). */
-  fail(error: TerrenoError): void;
-}
-
-export interface ToolCallInfo {
-  surface: "mcp" | "ai";
-  /** The tool's name, e.g. `todos_list`. */
-  tool: string;
-  /** The AI SDK's tool call id, when there is one. */
-  callId?: string;
-}
+export type { ToolCallInfo, ToolCallTrace } from "../core/types.js";
 
 /**
  * Runs one tool call inside its span, `tools/call <tool>` (MCP semantic conventions: SERVER

@@ -13,11 +13,10 @@
  */
 import express, { type Request, type Response, type Router } from "express";
 import { unauthenticated } from "../core/errors.js";
-import type { OperationObserver } from "../core/observe.js";
-import type { HiddenFieldsLookup } from "../core/types.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
-import { clientIp, type RateLimits } from "../ops/rateLimit.js";
+import { clientIp } from "../ops/rateLimit.js";
 import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
+import type { Services } from "../tools/services.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { unknownTool } from "../tools/toolErrors.js";
 import { restContext } from "./requestContext.js";
@@ -33,23 +32,14 @@ function bodyOf(req: Request): unknown {
   return req.body;
 }
 
-export function customToolRouter(
-  tools: readonly ToolDefinition[],
-  rateLimits: Pick<RateLimits, "consume"> | undefined,
-  observer?: OperationObserver,
-  hiddenOf?: HiddenFieldsLookup,
-): Router {
+/** `tools`: the custom tools this router serves; `services`: the app's. */
+export function customToolRouter(tools: readonly ToolDefinition[], services: Services): Router {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const options: ToolRunnerOptions = {
-    surface: "rest",
-    ...(observer ? { observer } : {}),
-    ...(hiddenOf ? { hiddenOf } : {}),
-    ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "write" as const } } : {}),
-  };
+  const options: ToolRunnerOptions = { surface: "rest", services };
   const router = express.Router();
   router.post("/:name", async (req: Request, res: Response) => {
     const { name } = req.params as { name: string };
-    const { user, headers, operation } = restContext(req);
+    const { user, headers, operation } = restContext(req, services);
     const outcome = await runToolCall(options, {
       tool: byName.get(name),
       name,

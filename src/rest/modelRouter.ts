@@ -7,31 +7,14 @@ import express, { type Request, type Response, type Router } from "express";
 import type { ModelRouterOptions } from "../core/crudOptions.js";
 import { action, create, list, read, remove, runOperation, update } from "../core/index.js";
 import { isWrite } from "../core/isWrite.js";
-import { consoleLogger, type Logger } from "../core/logger.js";
-import type { OperationObserver } from "../core/observe.js";
 import { defineResource, type Resource } from "../core/resource.js";
-import type { AnyModel, HiddenFieldsLookup } from "../core/types.js";
+import type { AnyModel, AppServices } from "../core/types.js";
 import { UNREADABLE_BODY } from "../core/validateBody.js";
 import { errorMiddleware } from "../http/sendError.js";
-import { type RateLimits, restWriteLimit } from "../ops/rateLimit.js";
+import { restWriteLimit } from "../ops/rateLimit.js";
+import { STANDALONE_SERVICES } from "../tools/services.js";
 import { parseListQuery } from "./parseListQuery.js";
 import { restContext } from "./requestContext.js";
-
-/**
- * What an app hands the REST routes it mounts, as closures, never a side channel on the Express app: where
- * faults are logged, the audit observer put in every RequestContext, and the write limits.
- */
-export interface RestServices {
-  logger: Logger;
-  observer?: OperationObserver;
-  /** The app's routers' hidden fields: another model's documents leave as its routers show them. */
-  hiddenOf?: HiddenFieldsLookup;
-  /** The app's rate limits, when on: POST/PATCH/DELETE and writing actions spend write points. */
-  rateLimits?: Pick<RateLimits, "consume">;
-}
-
-/** A router on a plain Express app: console logging, no audit observer, no rate limits. */
-const STANDALONE: RestServices = { logger: consoleLogger };
 
 const resources = new WeakMap<Router, Resource>();
 
@@ -53,8 +36,8 @@ function bodyOf(req: Request): unknown {
  * `{data}`. Mounted ahead of the router's write limit: actions spend write points unless
  * annotated read-only.
  */
-function mountActions(router: Router, resource: Resource, services: RestServices): void {
-  const { observer, rateLimits, hiddenOf } = services;
+function mountActions(router: Router, resource: Resource, services: AppServices): void {
+  const { rateLimits } = services;
   for (const [name, config] of Object.entries(resource.options.actions ?? {})) {
     const limit = isWrite({ method: name, annotations: config.annotations })
       ? [restWriteLimit(resource, rateLimits)]
@@ -65,7 +48,7 @@ function mountActions(router: Router, resource: Resource, services: RestServices
         ...(config.scope === "instance" ? { id: req.params.id } : {}),
         input: bodyOf(req),
       };
-      const ctx = restContext(req, observer, hiddenOf);
+      const ctx = restContext(req, services);
       res.json({ data: await runOperation(() => action(resource, ctx, name, input)) });
     });
   }
@@ -81,15 +64,20 @@ function mountActions(router: Router, resource: Resource, services: RestServices
  */
 export function modelRouter<M extends AnyModel>(model: M, options: ModelRouterOptions<M>): Router {
   const resource = defineResource(model, options);
-  const router = restRouter(resource, STANDALONE);
+  // A router on a plain Express app: console logging, no audit observer, no rate limits.
+  const router = restRouter(resource, STANDALONE_SERVICES);
   resources.set(router, resource);
   return router;
 }
 
-/** The REST routes of a resource, reporting to and limited by the given services. */
-export function restRouter(resource: Resource, services: RestServices): Router {
-  const { observer, rateLimits, logger, hiddenOf } = services;
-  const restCtx = (req: Request) => restContext(req, observer, hiddenOf);
+/**
+ * The REST routes of a resource, reporting to and limited by the app's services: faults go to
+ * its logger, every RequestContext carries them (audit observer, hidden fields), and
+ * POST/PATCH/DELETE and writing actions spend its write points when its rate limits are on.
+ */
+export function restRouter(resource: Resource, services: AppServices): Router {
+  const { rateLimits, logger } = services;
+  const restCtx = (req: Request) => restContext(req, services);
   const router = express.Router();
   mountActions(router, resource, services);
   // POST/PATCH/DELETE spend the caller's write points (the app's limits, or this router's own).

@@ -7,9 +7,9 @@
  */
 import type { ActionAnnotations, ActionConfig, CustomToolConfig } from "../core/actionTypes.js";
 import { isWrite } from "../core/isWrite.js";
-import { action, actionAccess } from "../core/operations/action.js";
-import { customTool, customToolAccess } from "../core/operations/customTool.js";
-import type { Resource } from "../core/resource.js";
+import { actionAccess, runAction } from "../core/operations/action.js";
+import { customToolAccess, runCustomTool } from "../core/operations/customTool.js";
+import { type Resource, viewFor } from "../core/resource.js";
 import { portableJsonSchema } from "../core/zodSchema.js";
 import { withArticle } from "../schema/article.js";
 import type { JsonSchema } from "../schema/types.js";
@@ -151,10 +151,12 @@ function actionToolDefinitions(resource: Resource): HandlerToolDefinition[] {
       ...(config.confirm
         ? { confirm: typeof config.confirm === "string" ? config.confirm : `${title}?` }
         : {}),
+      // The runner judged the call (`access`) before the handler runs: no second verdict.
       handler: async (args, ctx) => {
-        if (!instance) return { data: await action(resource, ctx, name, { input: args }) };
+        const view = viewFor(resource, ctx.transport);
+        if (!instance) return { data: await runAction(resource, view, ctx, name, { input: args }) };
         const { id, ...rest } = args;
-        return { data: await action(resource, ctx, name, { id, input: rest }) };
+        return { data: await runAction(resource, view, ctx, name, { id, input: rest }) };
       },
     } satisfies HandlerToolDefinition;
   });
@@ -179,7 +181,8 @@ export function customToolDefinition(
     outputSchema: outputSchemaOf(config, where),
     annotations: annotationsOf(title, config.annotations),
     access: customToolAccess(name, config),
-    handler: async (args, ctx) => ({ data: await customTool(name, config, ctx, args) }),
+    // The runner judged the call (`access`) before the handler runs: no second verdict.
+    handler: async (args, ctx) => ({ data: await runCustomTool(name, config, ctx, args) }),
   };
 }
 

@@ -1,18 +1,25 @@
 /**
  * The execute step of a tool call (src/tools/runToolCall.ts runs it, after the verdict and
- * the rate limit): check the call's parameters, then call the same core operation REST uses.
+ * the rate limit): check the call's parameters, then run the `run` step of the same core
+ * operation REST uses, on the view the verdict judged: no second verdict.
  * Each input is validated once: list, read and delete parameters and a discovery tool's input
  * here (the tool's compiled validator), before any operation runs; create and update bodies
  * by the core, against the view schema the tool advertises; an action's or custom tool's
  * input by the core, with its zod schema.
  */
 import { type FieldErrors, type TerrenoError, validationFailed } from "../core/errors.js";
-import { create, list, read, remove, runOperation, update } from "../core/index.js";
+import { runOperation } from "../core/index.js";
 import { assertNoForbiddenKeys } from "../core/inputSafety.js";
 import { isWrite } from "../core/isWrite.js";
 import { assertObjectId } from "../core/loadDocument.js";
 import { observeRefusal } from "../core/observe.js";
+import { runCreate } from "../core/operations/create.js";
 import { CUSTOM_TOOL_TARGET } from "../core/operations/customTool.js";
+import { runList } from "../core/operations/list.js";
+import { runRead } from "../core/operations/read.js";
+import { runRemove } from "../core/operations/remove.js";
+import { runUpdate } from "../core/operations/update.js";
+import { viewFor } from "../core/resource.js";
 import type { PlainObject, RequestContext } from "../core/types.js";
 import { UNREADABLE_BODY, unreadableBody } from "../core/validateBody.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
@@ -76,7 +83,7 @@ export async function reportRefusedWrite(
   }
 }
 
-/** Validates the arguments and runs the tool's operation for `ctx`'s caller. */
+/** Validates the arguments and runs the tool's operation for `ctx`'s caller, already judged. */
 export function executeTool(
   tool: ToolDefinition,
   ctx: RequestContext,
@@ -92,11 +99,13 @@ export function executeTool(
     }
     if (tool.kind === "handler") return tool.handler(input, ctx);
     const { resource } = tool;
+    // The view the runner's verdict judged (`tool.access` was built on it).
+    const view = viewFor(resource, ctx.transport);
     switch (tool.method) {
       case "list": {
         const { filter, sort, page, limit, populate } = input;
         return {
-          ...(await list(resource, ctx, {
+          ...(await runList(resource, view, ctx, {
             filter: filter as PlainObject | undefined,
             sort,
             page,
@@ -106,16 +115,18 @@ export function executeTool(
         };
       }
       case "read":
-        return { data: await read(resource, ctx, { id: input.id, populate: input.populate }) };
+        return {
+          data: await runRead(resource, view, ctx, { id: input.id, populate: input.populate }),
+        };
       case "create":
-        return { data: await create(resource, ctx, { body: input }) };
+        return { data: await runCreate(resource, view, ctx, { body: input }) };
       case "update": {
         const { id, ...body } = input;
         if (typeof id !== "string") throw invalidArguments(tool.name, { id: "is required" });
-        return { data: await update(resource, ctx, { id, body }) };
+        return { data: await runUpdate(resource, view, ctx, { id, body }) };
       }
       case "delete":
-        return { data: await remove(resource, ctx, { id: input.id }) };
+        return { data: await runRemove(resource, view, ctx, { id: input.id }) };
     }
   });
 }

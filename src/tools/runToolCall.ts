@@ -5,38 +5,36 @@
  * refused write → error normalization and report, inside the call's trace. Surfaces only
  * translate the outcome into their own shape.
  *
- * The verdict is judged once per call: the operation the tool runs asks the same rule with
- * the same context and gets this answer back (src/core/verdict.ts `judgeCall`).
+ * The verdict is judged once per call, here: the tool then runs its operation's `run` step
+ * (src/core/operations), which does not judge again, on the input checked once here.
+ *
+ * MCP methods that read records without running the tool's own step (`completion/complete`)
+ * are internal calls: the same context, verdict, rate limit, observer and trace, with their
+ * own `run` in place of the tool's.
  */
 import type { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
-import { type Logger, reportFailure } from "../core/logger.js";
+import { reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
-import type { OperationObserver } from "../core/observe.js";
-import type { HiddenFieldsLookup, RequestContext, User } from "../core/types.js";
-import { judgeCall, type Refusal, refusalError } from "../core/verdict.js";
-import type { RateLimits } from "../ops/rateLimit.js";
-import { type ToolCallTrace, traceToolCall } from "../ops/telemetry.js";
+import { callContext } from "../core/services.js";
+import type { RequestContext, ToolCallTrace, User } from "../core/types.js";
+import { type Refusal, refusalError, verdict } from "../core/verdict.js";
 import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.js";
+import type { Services } from "./services.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
 import { unknownTool } from "./toolErrors.js";
 
 type ToolSurface = "mcp" | "ai" | "rest";
 
-/** What a surface gives the runner once: who it is and where its calls are reported and counted. */
+/**
+ * What a surface gives the runner once: which surface it is, and the app's services. The
+ * surface decides the rest: MCP and AI calls spend `toolCall` points and report their faults
+ * to `services.logger`; a REST call spends `write` points only for a tool that writes
+ * (`isWrite`) and its faults leave through the app's error middleware.
+ */
 export interface ToolRunnerOptions {
   surface: ToolSurface;
-  /** Where server faults are reported; absent when the surface reports them itself (REST). */
-  logger?: Logger;
-  /** Told about every write (TerrenoApp's audit observer). */
-  observer?: OperationObserver;
-  /** The app's routers' hidden fields (RequestContext.hiddenOf). */
-  hiddenOf?: HiddenFieldsLookup;
-  /**
-   * The app's rate limits, and what a call spends: `toolCall` points for every call (MCP,
-   * AI), or REST `write` points for a call of a tool that writes (`isWrite`).
-   */
-  rateLimit?: { limits: Pick<RateLimits, "consume">; spend: "toolCall" | "write" };
+  services: Services;
 }
 
 /** One call, as the surface received it. */
@@ -57,6 +55,11 @@ export interface ToolCall {
   callId?: string;
   /** Set when the caller could not be resolved (the database is down): the call fails with it. */
   failure?: TerrenoError;
+  /**
+   * An internal call's own step, run instead of the tool's (after the same verdict and spend),
+   * with the call's context: e.g. a completion reading what the list tool would list.
+   */
+  run?: (ctx: RequestContext) => Promise<ToolOutput>;
 }
 
 export type ToolCallOutcome =
@@ -75,31 +78,27 @@ function contextOf(
   call: ToolCall,
   options: ToolRunnerOptions,
 ): RequestContext {
-  return {
+  return callContext(options.services, {
     user: call.user,
     transport: options.surface,
     headers: call.headers ?? {},
     ...(call.raw !== undefined ? { raw: call.raw } : {}),
     operation: call.operation ?? tool.name,
-    ...(options.observer ? { observer: options.observer } : {}),
-    ...(options.hiddenOf ? { hiddenOf: options.hiddenOf } : {}),
-  };
+  });
 }
 
-/**
- * Spends what `call` costs under the surface's limits; throws `rate_limited` when it is over.
- * Exported for the MCP methods that read records without running a tool (completions).
- */
-export async function spendLimit(
+/** Spends what `call` costs under the surface's limits; throws `rate_limited` when it is over. */
+async function spendLimit(
   tool: ToolDefinition,
   call: ToolCall,
   options: ToolRunnerOptions,
 ): Promise<void> {
-  const { rateLimit } = options;
-  if (!rateLimit) return;
-  if (rateLimit.spend === "write" && !isWrite(tool)) return;
-  await rateLimit.limits.consume({
-    action: rateLimit.spend,
+  const limits = options.services.rateLimits;
+  if (!limits) return;
+  const rest = options.surface === "rest";
+  if (rest && !isWrite(tool)) return;
+  await limits.consume({
+    action: rest ? "write" : "toolCall",
     resource: tool.resource,
     user: call.user,
     ...(call.ip ? { ip: call.ip } : {}),
@@ -114,8 +113,8 @@ async function runSteps(
 ): Promise<ToolCallOutcome> {
   const failed = (error: unknown): ToolCallOutcome => {
     const terrenoError = normalizeError(error);
-    if (options.logger) {
-      reportFailure(options.logger, terrenoError, {
+    if (options.surface !== "rest") {
+      reportFailure(options.services.logger, terrenoError, {
         surface: options.surface,
         operation: tool.name,
       });
@@ -126,7 +125,7 @@ async function runSteps(
   if (call.failure) return failed(call.failure);
   const ctx = contextOf(tool, call, options);
   try {
-    const answer = await judgeCall(tool.access, ctx);
+    const answer = await verdict(tool.access, ctx);
     if (answer !== "allowed") {
       const error = refusalError(answer, ctx);
       // A refused write is still a write attempt: the observer hears of it once.
@@ -135,7 +134,8 @@ async function runSteps(
       return { status: "unseen", error, refusal: answer };
     }
     await spendLimit(tool, call, options);
-    return { status: "done", output: await executeTool(tool, ctx, call.args) };
+    const output = call.run ? await call.run(ctx) : await executeTool(tool, ctx, call.args);
+    return { status: "done", output };
   } catch (error) {
     return failed(error);
   }
@@ -149,7 +149,7 @@ export async function runToolCall(
   const { tool } = call;
   if (!tool) return { status: "unseen", error: unknownTool(call.name) };
   if (options.surface === "rest") return runSteps(tool, call, options, undefined);
-  return traceToolCall(
+  return options.services.tracer(
     { surface: options.surface, tool: tool.name, callId: call.callId },
     (trace) => runSteps(tool, call, options, trace),
   );

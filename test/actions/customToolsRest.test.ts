@@ -9,9 +9,11 @@ import { before, describe, test } from "node:test";
 import request from "supertest";
 import { z } from "zod";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { callContext } from "../../src/core/services.js";
 import type { AuditEvent } from "../../src/ops/audit.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { executeTool } from "../../src/tools/executeTool.js";
+import { STANDALONE_SERVICES } from "../../src/tools/services.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Todo, User } from "../helpers/models.js";
@@ -78,7 +80,7 @@ describe("custom tools over REST", () => {
     assert.ok(def);
     const structured = await executeTool(
       def,
-      { user: { id: ada.userId }, transport: "mcp", headers: {} },
+      callContext(STANDALONE_SERVICES, { user: { id: ada.userId }, transport: "mcp", headers: {} }),
       { word: "hello" },
     );
     assert.deepEqual(res.body, structured);

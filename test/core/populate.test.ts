@@ -10,6 +10,7 @@ import { IsAuthenticated } from "../../src/core/permissions.js";
 import { resolvePopulate } from "../../src/core/populate.js";
 import { hiddenFieldsLookup } from "../../src/core/present.js";
 import { defineResource, type Resource } from "../../src/core/resource.js";
+import { STANDALONE_SERVICES } from "../../src/tools/services.js";
 import { buildTodoModel } from "../schema/fixtures.js";
 
 const { Todo, User } = buildTodoModel();
@@ -21,7 +22,9 @@ const todos = defineResource(Todo, {
 describe("resolvePopulate: options built once, never stale", () => {
   it("hides the fields of a router registered after the first call", () => {
     const resources: Resource[] = [todos];
-    const ctx = { hiddenOf: hiddenFieldsLookup(() => resources) };
+    const ctx = {
+      services: { ...STANDALONE_SERVICES, hiddenOf: hiddenFieldsLookup(() => resources) },
+    };
     const view = todos.views.tools;
     assert.deepEqual(resolvePopulate(view, undefined, Todo, ctx), [{ path: "ownerId" }]);
     resources.push(defineResource(User, { permissions: {}, mcp: { excludeFields: ["password"] } }));
@@ -31,7 +34,9 @@ describe("resolvePopulate: options built once, never stale", () => {
   });
 
   it("answers a copy: editing one call's option leaves the next call's alone", () => {
-    const ctx = { hiddenOf: hiddenFieldsLookup(() => [todos]) };
+    const ctx = {
+      services: { ...STANDALONE_SERVICES, hiddenOf: hiddenFieldsLookup(() => [todos]) },
+    };
     const view = todos.views.rest;
     const [first] = resolvePopulate(view, undefined, Todo, ctx);
     first.select = "+password";

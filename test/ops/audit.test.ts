@@ -8,10 +8,13 @@ import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import type { Logger } from "../../src/core/logger.js";
+import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
+import { callContext } from "../../src/core/services.js";
 import type { User as Caller, RequestContext } from "../../src/core/types.js";
 import { type AuditEvent, auditEventOf } from "../../src/ops/audit.js";
 import { auditToMongo } from "../../src/ops/auditMongo.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
+import { STANDALONE_SERVICES } from "../../src/tools/services.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
@@ -429,12 +432,12 @@ describe("failing audit sinks", () => {
 
 describe("auditEventOf", () => {
   test("reads tokenId when the caller carries one, and copies the record", () => {
-    const ctx: RequestContext = {
+    const ctx: RequestContext = callContext(STANDALONE_SERVICES, {
       user: { id: "u1", tokenId: "pat_123" },
       transport: "mcp",
       headers: {},
       operation: "todos_delete",
-    };
+    });
     const fields: string[] = [];
     const event = auditEventOf(
       { action: "delete", model: "Todo", documentId: "abc", fields, outcome: "success" },

@@ -1,7 +1,8 @@
 /**
- * One verdict per call: whatever surface a tool call comes through (MCP, getMCPTools, REST
- * `POST /tools/<name>`), each method-level permission runs exactly once for it, for CRUD
- * tools, action tools and custom tools alike. And one `isWrite`: a tool's annotations, its
+ * One verdict per call: whatever surface a call comes through (MCP `tools/call`, getMCPTools,
+ * REST `POST /tools/<name>`, the REST model routes, MCP `completion/complete`), each
+ * method-level permission runs exactly once for it, for CRUD tools, action tools and custom
+ * tools alike. And one `isWrite`: a tool's annotations, its
  * approval gate, its visibility to a read-only token and its REST write limit all agree.
  */
 import assert from "node:assert/strict";
@@ -18,7 +19,7 @@ import { modelRouter } from "../../src/rest/modelRouter.js";
 import { canSeeTool } from "../../src/tools/visibleTools.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { connectClient, type Listening, listen } from "../helpers/mcpClients.js";
+import { connectClient, connectSdkClient, type Listening, listen } from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
 
@@ -144,6 +145,37 @@ describe("one verdict per tool call", () => {
         assert.equal(res.status, 200, JSON.stringify(res.body));
       });
       assert.equal(count, 1, `${tool} over REST`);
+    }
+  });
+
+  test("REST model routes: each route's permission runs once", async () => {
+    const routes: Array<[permission: string, send: () => request.Test, status: number]> = [
+      ["list", () => request(express).get("/todos").set(bearer(ada)), 200],
+      ["create", () => request(express).post("/todos").set(bearer(ada)).send({ title: "r" }), 201],
+      ["tally", () => request(express).post("/todos/tally").set(bearer(ada)).send({}), 200],
+    ];
+    for (const [permission, send, status] of routes) {
+      const count = await countedDuring(permission, async () => {
+        const res = await send();
+        assert.equal(res.status, status, `${permission}: ${JSON.stringify(res.body)}`);
+      });
+      assert.equal(count, 1, `${permission} over REST`);
+    }
+  });
+
+  test("MCP completion/complete: the list permission runs once", async () => {
+    const client = await connectSdkClient("v2-auto", server.url, ada.token);
+    try {
+      const count = await countedDuring("list", async () => {
+        const { completion } = await client.complete({
+          ref: { type: "ref/resource", uri: "terreno://todos/{id}" },
+          argument: { name: "id", value: "" },
+        });
+        assert.ok(completion.values.length > 0, JSON.stringify(completion));
+      });
+      assert.equal(count, 1);
+    } finally {
+      await client.close();
     }
   });
 

@@ -31,10 +31,12 @@ import { TerrenoError } from "../../src/core/errors.js";
 import { list } from "../../src/core/index.js";
 import { IsAuthenticated } from "../../src/core/permissions.js";
 import { defineResource, type Resource } from "../../src/core/resource.js";
+import { callContext } from "../../src/core/services.js";
 import type { PlainObject, Transport } from "../../src/core/types.js";
 import { allowedOperators } from "../../src/schema/operators.js";
 import type { FieldDescriptor, JsonSchema } from "../../src/schema/types.js";
 import { compileValidator, type Validator } from "../../src/schema/validator.js";
+import { STANDALONE_SERVICES } from "../../src/tools/services.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Food, Todo } from "../helpers/models.js";
 import { foodOptions, todoOptions } from "../helpers/restApp.js";
@@ -117,7 +119,7 @@ const defined = (input: Input): PlainObject =>
 /** "ok", or "refused" with the core's reasons; any other failure throws (and fails the run). */
 async function core(resource: Resource, transport: Transport, input: Input) {
   try {
-    await list(resource, { user, transport, headers: {} }, input);
+    await list(resource, callContext(STANDALONE_SERVICES, { user, transport, headers: {} }), input);
     return { ok: true, fields: {} };
   } catch (error) {
     if (error instanceof TerrenoError && error.code === "validation_failed") {

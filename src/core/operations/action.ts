@@ -169,6 +169,20 @@ function isPlainObject(value: unknown): value is PlainObject {
   return proto === Object.prototype || proto === null;
 }
 
+/** Runs `body` observed as a write, unless the action is annotated read-only. */
+function observed<T>(
+  resource: Resource,
+  ctx: RequestContext,
+  name: string,
+  config: ActionConfig,
+  input: ActionInput,
+  body: () => Promise<T>,
+): Promise<T> {
+  if (!isWrite({ method: name, annotations: config.annotations })) return body();
+  return observeWrite(resource, ctx, name, { id: input.id, body: input.input }, body);
+}
+
+/** The verdict on `ctx` (inside the write's observation: a refusal is a write attempt), then `runAction`'s steps. */
 export function action(
   resource: Resource,
   ctx: RequestContext,
@@ -176,22 +190,35 @@ export function action(
   input: ActionInput,
 ): Promise<unknown> {
   const config = actionOf(resource, name);
-  if (!isWrite({ method: name, annotations: config.annotations }))
-    return runAction(resource, ctx, name, config, input);
-  return observeWrite(resource, ctx, name, { id: input.id, body: input.input }, () =>
-    runAction(resource, ctx, name, config, input),
+  const view = viewFor(resource, ctx.transport);
+  return observed(resource, ctx, name, config, input, async () => {
+    await assertAllowed(actionAccess(view, name, config), ctx);
+    return actionSteps(resource, view, ctx, name, config, input);
+  });
+}
+
+/** The action itself, for a caller already authorized on `view` (the tool-call runner). */
+export function runAction(
+  resource: Resource,
+  view: SurfaceView,
+  ctx: RequestContext,
+  name: string,
+  input: ActionInput,
+): Promise<unknown> {
+  const config = actionOf(resource, name);
+  return observed(resource, ctx, name, config, input, () =>
+    actionSteps(resource, view, ctx, name, config, input),
   );
 }
 
-async function runAction(
+async function actionSteps(
   resource: Resource,
+  view: SurfaceView,
   ctx: RequestContext,
   name: string,
   config: ActionConfig,
   input: ActionInput,
 ): Promise<unknown> {
-  const view = viewFor(resource, ctx.transport);
-  await assertAllowed(actionAccess(view, name, config), ctx);
   // Object-level permission methods are called with the action's name as their method.
   const method = name as CrudMethod;
   const permissions = { read: resource.options.permissions.read, [method]: config.permissions };

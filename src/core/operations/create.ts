@@ -12,6 +12,7 @@ import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import type { RequestContext } from "../types.js";
 import { validateCreateBody } from "../validateBody.js";
+import type { SurfaceView } from "../viewTypes.js";
 
 export interface CreateInput {
   body: unknown;
@@ -23,19 +24,31 @@ export function create(
   ctx: RequestContext,
   input: CreateInput,
 ): Promise<unknown> {
+  return observeWrite(resource, ctx, "create", { body: input.body }, async (trace) =>
+    createDocument(resource, await authorize(resource, ctx, "create"), ctx, input, trace),
+  );
+}
+
+/** The create itself, for a caller already authorized on `view` (the tool-call runner). */
+export function runCreate(
+  resource: Resource,
+  view: SurfaceView,
+  ctx: RequestContext,
+  input: CreateInput,
+): Promise<unknown> {
   return observeWrite(resource, ctx, "create", { body: input.body }, (trace) =>
-    createDocument(resource, ctx, input, trace),
+    createDocument(resource, view, ctx, input, trace),
   );
 }
 
 async function createDocument(
   resource: Resource,
+  view: SurfaceView,
   ctx: RequestContext,
   input: CreateInput,
   trace: WriteTrace,
 ): Promise<unknown> {
   const { options, model } = resource;
-  const view = await authorize(resource, ctx, "create");
   const populate = resolvePopulate(view, input.populate, model, ctx);
   let body = validateCreateBody(view, input.body, resource.description);
   if (options.preCreate) {

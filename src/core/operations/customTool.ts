@@ -1,14 +1,14 @@
 /**
  * A custom tool's call (`app.tool(name, spec)`): the one verdict (src/core/verdict.ts:
- * anonymous refused unless the tool allows it, scope by `isWrite`, permissions) → one zod
- * validation → handler → result checked against the output schema (if any) and serialized.
+ * anonymous refused unless the tool allows it, scope by `isWrite`, permissions), judged by the
+ * tool-call runner → one zod validation → handler → result checked against the output schema (if any) and serialized.
  * Writes (anything not annotated read-only) are observed (`observeWrite`), with model `"tool"`.
  */
 import type { CustomToolConfig } from "../actionTypes.js";
 import { isWrite } from "../isWrite.js";
 import { observeWrite, type WriteTarget } from "../observe.js";
 import type { PermissionMethod, RequestContext } from "../types.js";
-import { type AccessRule, assertAllowed } from "../verdict.js";
+import type { AccessRule } from "../verdict.js";
 import { parseInput, presentResult } from "./action.js";
 
 /** The `model` a custom tool's audit events carry. */
@@ -51,14 +51,17 @@ export function customToolAccess(name: string, config: CustomToolConfig): Access
   return rule;
 }
 
-export async function customTool(
+/**
+ * The custom tool itself. Every call comes through the tool-call runner, which judged it on
+ * `customToolAccess` first (and reported a refused write itself), so this step never judges.
+ */
+export async function runCustomTool(
   name: string,
   config: CustomToolConfig,
   ctx: RequestContext,
   input: unknown,
 ): Promise<unknown> {
   const run = async () => {
-    await assertAllowed(customToolAccess(name, config), ctx);
     const body = parseInput(config.input, input, name, config.allowUnknownKeys);
     const result = await config.handler(ctx, body);
     return presentResult(result, {

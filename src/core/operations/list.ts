@@ -76,16 +76,31 @@ function defaultSort(sort: CrudOptions["sort"]): SortSpec {
   return spec;
 }
 
+/** authorize, then the input's key and type checks, then `runList`. */
 export async function list(
   resource: Resource,
   ctx: RequestContext,
   input: ListInput = {},
 ): Promise<ListResult> {
-  const { options, description, model } = resource;
   const view = await authorize(resource, ctx, "list");
   // The filter is checked by buildFilter, which names paths as this surface's caller sent them.
   assertNoForbiddenKeys({ ...input, filter: undefined, match: undefined }, "request");
   checkTypedInput(view, input);
+  return runList(resource, view, ctx, input);
+}
+
+/**
+ * The list itself, for a caller already authorized on `view` whose input was already checked
+ * (by `list`, or by the tool-call runner against the list tool's schema): no second verdict,
+ * no second validation.
+ */
+export async function runList(
+  resource: Resource,
+  view: SurfaceView,
+  ctx: RequestContext,
+  input: ListInput,
+): Promise<ListResult> {
+  const { options, description, model } = resource;
 
   const limit = Math.min(positiveInteger(input.limit, "limit", view.defaultLimit), view.maxLimit);
   const page = positiveInteger(input.page, "page", 1);

@@ -7,6 +7,7 @@ import { loadDocument } from "../loadDocument.js";
 import { observeWrite } from "../observe.js";
 import type { Resource } from "../resource.js";
 import type { RequestContext } from "../types.js";
+import type { SurfaceView } from "../viewTypes.js";
 
 export interface DeleteInput {
   id: unknown;
@@ -22,18 +23,30 @@ export function remove(
   ctx: RequestContext,
   input: DeleteInput,
 ): Promise<DeleteResult> {
+  return observeWrite(resource, ctx, "delete", { id: input.id }, async () =>
+    removeDocument(resource, await authorize(resource, ctx, "delete"), ctx, input),
+  );
+}
+
+/** The delete itself, for a caller already authorized on `view` (the tool-call runner). */
+export function runRemove(
+  resource: Resource,
+  view: SurfaceView,
+  ctx: RequestContext,
+  input: DeleteInput,
+): Promise<DeleteResult> {
   return observeWrite(resource, ctx, "delete", { id: input.id }, () =>
-    removeDocument(resource, ctx, input),
+    removeDocument(resource, view, ctx, input),
   );
 }
 
 async function removeDocument(
   resource: Resource,
+  view: SurfaceView,
   ctx: RequestContext,
   input: DeleteInput,
 ): Promise<DeleteResult> {
   const { options, description } = resource;
-  const view = await authorize(resource, ctx, "delete");
   const doc = await loadDocument(resource, ctx, "delete", input.id);
   if (options.preDelete && (await options.preDelete(doc, ctx)) === null) {
     throw forbidden("This document may not be deleted.");

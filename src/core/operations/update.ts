@@ -16,6 +16,7 @@ import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import type { RequestContext } from "../types.js";
 import { validateUpdateBody } from "../validateBody.js";
+import type { SurfaceView } from "../viewTypes.js";
 
 export interface UpdateInput {
   id: unknown;
@@ -28,18 +29,30 @@ export function update(
   ctx: RequestContext,
   input: UpdateInput,
 ): Promise<unknown> {
+  return observeWrite(resource, ctx, "update", { id: input.id, body: input.body }, async () =>
+    updateDocument(resource, await authorize(resource, ctx, "update"), ctx, input),
+  );
+}
+
+/** The update itself, for a caller already authorized on `view` (the tool-call runner). */
+export function runUpdate(
+  resource: Resource,
+  view: SurfaceView,
+  ctx: RequestContext,
+  input: UpdateInput,
+): Promise<unknown> {
   return observeWrite(resource, ctx, "update", { id: input.id, body: input.body }, () =>
-    updateDocument(resource, ctx, input),
+    updateDocument(resource, view, ctx, input),
   );
 }
 
 async function updateDocument(
   resource: Resource,
+  view: SurfaceView,
   ctx: RequestContext,
   input: UpdateInput,
 ): Promise<unknown> {
   const { options, model } = resource;
-  const view = await authorize(resource, ctx, "update");
   const populate = resolvePopulate(view, input.populate, model, ctx);
   const doc = await loadDocument(resource, ctx, "update", input.id);
   // preUpdate receives the patch, postUpdate the patch and the document as it was.

@@ -6,13 +6,11 @@
  */
 import { type JSONSchema7, jsonSchema, type Schema, type Tool, tool } from "ai";
 import { isWrite } from "../../core/isWrite.js";
-import { consoleLogger, type Logger } from "../../core/logger.js";
-import type { OperationObserver } from "../../core/observe.js";
-import type { HiddenFieldsLookup, PlainObject, User } from "../../core/types.js";
-import type { RateLimits } from "../../ops/rateLimit.js";
+import type { Logger } from "../../core/logger.js";
+import type { PlainObject, User } from "../../core/types.js";
 import { runToolCall, type ToolRunnerOptions } from "../runToolCall.js";
+import type { Services } from "../services.js";
 import type { ToolDefinition } from "../toolDefinitions.js";
-import type { ToolHost } from "../toolHost.js";
 import { errorOutput, type MCPToolOutput, toModelOutput } from "./toolOutput.js";
 
 /**
@@ -44,32 +42,15 @@ function userFromContext(context: unknown): User | undefined {
   return isUser(context) ? context : undefined;
 }
 
-/** Where a tool's failures and writes are reported: the logger and the app's observer. */
-export interface Reporting {
-  logger: Logger;
-  observer?: OperationObserver;
-  /** The app's routers' hidden fields (RequestContext.hiddenOf). */
-  hiddenOf?: HiddenFieldsLookup;
-  /** The app's rate limits, when on. */
-  rateLimits?: Pick<RateLimits, "consume">;
-}
+/** The runner's options for these services, built once per services object. */
+const runners = new WeakMap<Services, ToolRunnerOptions>();
 
-/** The runner's options for this set, built once per reporting set (logger, observer, limits). */
-const runners = new WeakMap<Reporting, ToolRunnerOptions>();
-
-function runnerFor(reporting: Reporting): ToolRunnerOptions {
-  let runner = runners.get(reporting);
+function runnerFor(services: Services): ToolRunnerOptions {
+  let runner = runners.get(services);
   if (!runner) {
-    const { logger, observer, rateLimits, hiddenOf } = reporting;
-    runner = {
-      surface: "ai",
-      logger,
-      ...(observer ? { observer } : {}),
-      ...(hiddenOf ? { hiddenOf } : {}),
-      // The same rule and points as /mcp (src/ops/rateLimit.ts): `{error}` rate_limited when spent.
-      ...(rateLimits ? { rateLimit: { limits: rateLimits, spend: "toolCall" as const } } : {}),
-    };
-    runners.set(reporting, runner);
+    // The same rule and points as /mcp (src/ops/rateLimit.ts): `{error}` rate_limited when spent.
+    runner = { surface: "ai", services };
+    runners.set(services, runner);
   }
   return runner;
 }
@@ -83,10 +64,10 @@ async function run(
   def: ToolDefinition,
   user: User | undefined,
   input: unknown,
-  reporting: Reporting,
+  services: Services,
   callId?: string,
 ): Promise<MCPToolOutput> {
-  const outcome = await runToolCall(runnerFor(reporting), {
+  const outcome = await runToolCall(runnerFor(services), {
     tool: def,
     name: def.name,
     args: input,
@@ -107,35 +88,23 @@ function inputSchemaFor(def: ToolDefinition): Schema<PlainObject> {
 
 /**
  * Context-bound tools (no `user` option) hold nothing per caller, so one is kept per
- * definition and approval setting; a user-bound tool is that object with its own `execute`.
+ * services object, definition and approval setting; a user-bound tool is that object with its
+ * own `execute`.
  */
 const contextBound = new WeakMap<
-  Logger,
-  WeakMap<object, WeakMap<object, WeakMap<ToolDefinition, { plain?: MCPTool; approval?: MCPTool }>>>
+  Services,
+  WeakMap<ToolDefinition, { plain?: MCPTool; approval?: MCPTool }>
 >();
-/** The observer (and rate-limits) key for tools that report to no observer (spend no points). */
-const NO_OBSERVER = {};
 
 function contextBoundTool(
   def: ToolDefinition,
   needsApproval: boolean,
-  reporting: Reporting,
+  services: Services,
 ): MCPTool {
-  const { logger, observer = NO_OBSERVER, rateLimits = NO_OBSERVER } = reporting;
-  let byObserver = contextBound.get(logger);
-  if (!byObserver) {
-    byObserver = new WeakMap();
-    contextBound.set(logger, byObserver);
-  }
-  let byLimits = byObserver.get(observer);
-  if (!byLimits) {
-    byLimits = new WeakMap();
-    byObserver.set(observer, byLimits);
-  }
-  let byDef = byLimits.get(rateLimits);
+  let byDef = contextBound.get(services);
   if (!byDef) {
     byDef = new WeakMap();
-    byLimits.set(rateLimits, byDef);
+    contextBound.set(services, byDef);
   }
   let entry = byDef.get(def);
   if (!entry) {
@@ -157,7 +126,7 @@ function contextBoundTool(
     ...(needsApproval ? { needsApproval: true } : {}),
     execute: (input, { abortSignal, context, toolCallId }) => {
       abortSignal?.throwIfAborted();
-      return run(def, userFromContext(context), input, reporting, toolCallId);
+      return run(def, userFromContext(context), input, services, toolCallId);
     },
     toModelOutput,
   });
@@ -165,14 +134,23 @@ function contextBoundTool(
   return built;
 }
 
-/** Where the tools of `host` report: `logger` if given, else the host's, else the console. */
-export function reportingOf(host: ToolHost | undefined, logger?: Logger): Reporting {
-  return {
-    logger: logger ?? host?.logger ?? consoleLogger,
-    observer: host?.observer,
-    ...(host?.hiddenOf ? { hiddenOf: host.hiddenOf } : {}),
-    ...(host?.rateLimits?.enabled ? { rateLimits: host.rateLimits } : {}),
-  };
+/** The services with another logger: one object per pair, so the tools built for it are kept. */
+const relogged = new WeakMap<Services, WeakMap<Logger, Services>>();
+
+/** `services` reporting faults to `logger` instead (getMCPTools' `logger` option). */
+export function withLogger(services: Services, logger: Logger | undefined): Services {
+  if (!logger || logger === services.logger) return services;
+  let byLogger = relogged.get(services);
+  if (!byLogger) {
+    byLogger = new WeakMap();
+    relogged.set(services, byLogger);
+  }
+  let found = byLogger.get(logger);
+  if (!found) {
+    found = { ...services, logger };
+    byLogger.set(logger, found);
+  }
+  return found;
 }
 
 export interface AiToolSetOptions {
@@ -180,7 +158,8 @@ export interface AiToolSetOptions {
   user?: User;
   /** Sets the tool-level `needsApproval: true` on every tool that writes (`isWrite`). */
   requireApproval?: boolean;
-  reporting: Reporting;
+  /** The app's services: where calls report, spend and are traced. */
+  services: Services;
 }
 
 /** The definitions as AI SDK tools keyed by tool name, each running through the runner. */
@@ -188,20 +167,20 @@ export function aiToolSet(
   definitions: readonly ToolDefinition[],
   options: AiToolSetOptions,
 ): MCPToolSet {
-  const { user, reporting } = options;
+  const { user, services } = options;
   const tools: Record<string, MCPTool> = {};
   for (const def of definitions) {
     const shared = contextBoundTool(
       def,
       options.requireApproval === true && isWrite(def),
-      reporting,
+      services,
     );
     tools[def.name] = user
       ? {
           ...shared,
           execute: (input, { abortSignal, toolCallId }) => {
             abortSignal?.throwIfAborted();
-            return run(def, user, input, reporting, toolCallId);
+            return run(def, user, input, services, toolCallId);
           },
         }
       : shared;
