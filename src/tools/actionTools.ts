@@ -5,6 +5,7 @@
  * output schema (`{data}`), and an `execute` that runs the core operation. The zod schema is
  * the one validation, in the core.
  */
+
 import type { ActionAnnotations, ActionConfig, CustomToolConfig } from "../core/actionTypes.js";
 import { isWrite } from "../core/isWrite.js";
 import { action, actionAccess } from "../core/operations/action.js";
@@ -12,13 +13,14 @@ import { customTool, customToolAccess } from "../core/operations/customTool.js";
 import type { Resource } from "../core/resource.js";
 import { portableJsonSchema } from "../core/zodSchema.js";
 import { withArticle } from "../schema/article.js";
+import { OBJECT_ID_PATTERN } from "../schema/fieldSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import { defaultToolPrefix, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./naming.js";
 import type { HandlerToolDefinition, ToolAnnotations, ToolDefinition } from "./toolDefinitions.js";
 
 const ID_SCHEMA: JsonSchema = {
   type: "string",
-  pattern: "^[0-9a-fA-F]{24}$",
+  pattern: OBJECT_ID_PATTERN,
   description: "The document's id: 24 hex characters.",
 };
 

@@ -3,6 +3,7 @@
  * endpoint and the AI SDK adapter: names, descriptions, annotations, input and output
  * schemas, and compiled argument validators.
  */
+
 import { crudAccess } from "../core/authorize.js";
 import type { Resource } from "../core/resource.js";
 import {
@@ -12,6 +13,7 @@ import {
   type RequestContext,
 } from "../core/types.js";
 import type { AccessRule } from "../core/verdict.js";
+import { OBJECT_ID_PATTERN } from "../schema/fieldSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import { compileValidator, type Validator } from "../schema/validator.js";
 import { describeTool, toolTitle } from "./describeTool.js";
@@ -86,7 +88,7 @@ export type ToolDefinition = ResourceToolDefinition | HandlerToolDefinition;
 
 const ID_SCHEMA: JsonSchema = {
   type: "string",
-  pattern: "^[0-9a-fA-F]{24}$",
+  pattern: OBJECT_ID_PATTERN,
   description: "24 hex characters.",
 };
 
