@@ -5,9 +5,15 @@
 import { describeModel } from "../schema/describeModel.js";
 import type { ModelDescription } from "../schema/types.js";
 import type { CrudOptions } from "./crudOptions.js";
-import { type AnyModel, CRUD_METHODS, type Transport } from "./types.js";
+import {
+  type AnyModel,
+  CRUD_METHODS,
+  SURFACE_VIEWS,
+  type Surface,
+  type ViewName,
+} from "./types.js";
 import { buildView } from "./view.js";
-import type { Surface, SurfaceView } from "./viewTypes.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 export type { SurfaceView } from "./viewTypes.js";
 
@@ -21,7 +27,7 @@ export interface Resource {
   model: AnyModel;
   options: ResourceOptions;
   description: ModelDescription;
-  views: Readonly<Record<Surface, SurfaceView>>;
+  views: Readonly<Record<ViewName, SurfaceView>>;
 }
 
 const ACTION_NAME = /^[a-z][a-z0-9_]*$/;
@@ -60,12 +66,12 @@ export function defineResource<TRaw, TDoc>(
   };
 }
 
-/** The surface a transport's calls are judged and presented by. */
-export function surfaceOf(transport: Transport): Surface {
-  return transport === "rest" || transport === "internal" ? "rest" : "tools";
+/** The view a surface's calls are judged and presented by. */
+export function surfaceOf(surface: Surface): ViewName {
+  return SURFACE_VIEWS[surface];
 }
 
 /** The view a call is judged by. */
-export function viewFor(resource: Resource, transport: Transport): SurfaceView {
-  return resource.views[surfaceOf(transport)];
+export function viewFor(resource: Resource, surface: Surface): SurfaceView {
+  return resource.views[surfaceOf(surface)];
 }

@@ -24,6 +24,7 @@ import {
 import type { NextFunction, Request, Response } from "express";
 import type { TerrenoError } from "../core/errors.js";
 import { normalizeError } from "../core/normalizeError.js";
+import type { Surface } from "../core/types.js";
 import { routeTemplate } from "../http/routeTemplate.js";
 
 /** The instrumentation scope of every span and instrument. */
@@ -166,7 +167,7 @@ export interface ToolCallTrace {
 }
 
 export interface ToolCallInfo {
-  surface: "mcp" | "ai";
+  surface: Exclude<Surface, "rest" | "internal">;
   /** The tool's name, e.g. `todos_list`. */
   tool: string;
   /** The AI SDK's tool call id, when there is one. */

@@ -13,7 +13,7 @@ import { isWrite } from "../core/isWrite.js";
 import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { OperationObserver } from "../core/observe.js";
-import type { HiddenFieldsLookup, RequestContext, User } from "../core/types.js";
+import type { HiddenFieldsLookup, RequestContext, Surface, User } from "../core/types.js";
 import { judgeCall, type Refusal, refusalError } from "../core/verdict.js";
 import type { RateLimits } from "../ops/rateLimit.js";
 import { type ToolCallTrace, traceToolCall } from "../ops/telemetry.js";
@@ -21,7 +21,7 @@ import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.
 import type { ToolDefinition } from "./toolDefinitions.js";
 import { unknownTool } from "./toolErrors.js";
 
-type ToolSurface = "mcp" | "ai" | "rest";
+type ToolSurface = Exclude<Surface, "internal">;
 
 /** What a surface gives the runner once: who it is and where its calls are reported and counted. */
 export interface ToolRunnerOptions {
