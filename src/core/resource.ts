@@ -5,6 +5,7 @@
 import { describeModel } from "../schema/describeModel.js";
 import type { ModelDescription } from "../schema/types.js";
 import type { CrudOptions } from "./crudOptions.js";
+import { defaultToolPrefix } from "./toolPrefix.js";
 import {
   type AnyModel,
   CRUD_METHODS,
@@ -28,6 +29,11 @@ export interface Resource {
   options: ResourceOptions;
   description: ModelDescription;
   views: Readonly<Record<ViewName, SurfaceView>>;
+  /**
+   * What its tools' names start with (`todos` in `todos_list`, `todos_complete`) and its
+   * records' resource URIs name: `mcp.toolPrefix`, else the pluralized snake_case model name.
+   */
+  toolPrefix: string;
 }
 
 const ACTION_NAME = /^[a-z][a-z0-9_]*$/;
@@ -63,6 +69,7 @@ export function defineResource<TRaw, TDoc>(
       rest: buildView("rest", description, options),
       tools: buildView("tools", description, options),
     },
+    toolPrefix: options.mcp?.toolPrefix ?? defaultToolPrefix(model.modelName),
   };
 }
 

@@ -20,6 +20,7 @@ import { type ToolCallTrace, traceToolCall } from "../ops/telemetry.js";
 import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
 import { unknownTool } from "./toolErrors.js";
+import { toolResource } from "./toolKinds.js";
 
 type ToolSurface = Exclude<Surface, "internal">;
 
@@ -100,7 +101,7 @@ export async function spendLimit(
   if (rateLimit.spend === "write" && !isWrite(tool)) return;
   await rateLimit.limits.consume({
     action: rateLimit.spend,
-    resource: tool.resource,
+    resource: toolResource(tool),
     user: call.user,
     ...(call.ip ? { ip: call.ip } : {}),
   });
