@@ -48,9 +48,8 @@ function servesTools(ctx: AppContext): boolean {
 }
 
 /**
- * Whether some tool serves callers with no user (else /mcp answers them 401). A model's tools
- * are judged by its tools view (anonymous even with no method enabled); every tool's rule says
- * so too.
+ * Whether some tool serves callers with no user (else /mcp answers them 401): a model whose
+ * tools view admits them (even with no method enabled), or any tool whose rule does.
  */
 function anonymousAllowed(ctx: AppContext, tools: readonly ToolDefinition[]): boolean {
   return (
