@@ -117,13 +117,14 @@ export type {
   PopulatePath,
   RawDocOf,
   RequestContext,
+  Surface,
   Transport,
   User,
   UserFields,
   WriteOutcome,
   WriteRecord,
 } from "./core/types.js";
-export type { Surface, SurfaceView } from "./core/viewTypes.js";
+export type { SurfaceView } from "./core/viewTypes.js";
 export type { McpEndpointOptions } from "./mcp/options.js";
 export type { McpOAuthOptions } from "./mcp/resourceMetadata.js";
 export {

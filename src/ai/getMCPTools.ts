@@ -17,6 +17,7 @@ import {
 import { STANDALONE_SERVICES } from "../tools/services.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import type { ToolHost } from "../tools/toolHost.js";
+import { toolResource } from "../tools/toolKinds.js";
 import { toolsVisibleTo } from "../tools/visibleTools.js";
 
 export type { MCPTool, MCPToolContext, MCPToolSet } from "../tools/aiSdk/toolSet.js";
@@ -86,7 +87,7 @@ function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition
   const names = include.tools && new Set(include.tools);
   // A misspelt name would silently offer fewer tools; fail where it is written instead.
   const unknownModels = [...(models ?? [])].filter(
-    (name) => !all.some((def) => def.resource?.model.modelName === name),
+    (name) => !all.some((def) => toolResource(def)?.model.modelName === name),
   );
   const unknownTools = [...(names ?? [])].filter((name) => !all.some((def) => def.name === name));
   if (unknownModels.length > 0 || unknownTools.length > 0) {
@@ -98,9 +99,13 @@ function selectDefinitions(options: GetMCPToolsOptions): readonly ToolDefinition
       `getMCPTools: include names ${parts.join("; ")}. Available tools: ${all.map((def) => def.name).join(", ")}.`,
     );
   }
+  const inModels = (def: ToolDefinition) => {
+    const resource = toolResource(def);
+    return resource !== undefined && models?.has(resource.model.modelName) === true;
+  };
   return all.filter(
     (def) =>
-      (!models || (def.resource !== undefined && models.has(def.resource.model.modelName))) &&
+      (!models || inModels(def)) &&
       (!methods || (def.method !== undefined && methods.has(def.method))) &&
       (!names || names.has(def.name)),
   );

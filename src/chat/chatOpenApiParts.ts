@@ -2,7 +2,9 @@
  * What the chat's OpenAPI entries share (chatOpenApi.ts, chatAppsOpenApi.ts): the component
  * schemas, the response and parameter builders, and the shape of an operation builder.
  */
+
 import type { OpenApiJson } from "../app/types.js";
+import { OBJECT_ID_PATTERN } from "../schema/fieldSchema.js";
 
 export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const data = (schema: OpenApiJson) => ({
@@ -19,7 +21,7 @@ export const idParameter = (description: string) => ({
   in: "path",
   required: true,
   description,
-  schema: { type: "string", pattern: "^[0-9a-fA-F]{24}$" },
+  schema: { type: "string", pattern: OBJECT_ID_PATTERN },
 });
 export const listParameters = [
   {

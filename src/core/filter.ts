@@ -3,9 +3,11 @@
  * only per-type allowlisted operators, and every value coerced to the field's schema type.
  * REST passes strings from the query string; MCP passes typed JSON; both land here.
  */
+
 import { isDeepStrictEqual } from "node:util";
 import mongoose from "mongoose";
 import { withArticle } from "../schema/article.js";
+import { isObjectIdString } from "../schema/fieldSchema.js";
 import {
   allowedOperators,
   MAX_FILTER_STRING_LENGTH,
@@ -69,7 +71,7 @@ function coerceScalar(field: FieldDescriptor, value: unknown, typed: boolean): u
       return date;
     }
     case "objectId":
-      if (typeof value !== "string" || !/^[0-9a-fA-F]{24}$/.test(value)) {
+      if (!isObjectIdString(value)) {
         throw new CoercionError("must be a 24-character hex ObjectId");
       }
       return new mongoose.Types.ObjectId(value);

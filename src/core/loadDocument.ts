@@ -4,7 +4,9 @@
  * object-level permission decides (403). Permissions judge the stored document (refs as ids),
  * whichever method asked; `populate` is applied only after they pass, for the response.
  */
+
 import mongoose from "mongoose";
+import { isObjectIdString } from "../schema/fieldSchema.js";
 import { notFound } from "./errors.js";
 import { checkObjectPermissions } from "./permissions.js";
 import type { PopulateOption } from "./populate.js";
@@ -12,11 +14,7 @@ import type { Resource } from "./resource.js";
 import type { CrudMethod, Permissions, RequestContext, StoredDocument } from "./types.js";
 
 export function assertObjectId(id: unknown): string {
-  if (
-    typeof id !== "string" ||
-    !mongoose.isObjectIdOrHexString(id) ||
-    !/^[0-9a-fA-F]{24}$/.test(id)
-  ) {
+  if (!isObjectIdString(id) || !mongoose.isObjectIdOrHexString(id)) {
     throw notFound("No document has that id. Ids are 24-character hex strings.");
   }
   return id;

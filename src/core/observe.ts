@@ -4,6 +4,7 @@
  * put an observer in the RequestContext (TerrenoApp's turns records into audit events, see
  * src/ops/audit.ts); the core never imports a transport or a telemetry SDK.
  */
+import { isObjectIdString } from "../schema/fieldSchema.js";
 import { normalizeError } from "./normalizeError.js";
 import type { Resource } from "./resource.js";
 import type { RequestContext, WriteOutcome, WriteRecord } from "./types.js";
@@ -51,7 +52,7 @@ function changedFields(resource: Resource, body: unknown): string[] {
 }
 
 function knownId(id: unknown): string | undefined {
-  return typeof id === "string" && /^[0-9a-fA-F]{24}$/.test(id) ? id : undefined;
+  return isObjectIdString(id) ? id : undefined;
 }
 
 /**

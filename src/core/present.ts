@@ -6,8 +6,14 @@
 import type { HiddenFields } from "../schema/hiddenFields.js";
 import { defineResource, type Resource } from "./resource.js";
 import { serializeDocument } from "./serialize.js";
-import type { AnyModel, HiddenFieldsLookup, PlainObject, RequestContext } from "./types.js";
-import type { Surface, SurfaceView } from "./viewTypes.js";
+import type {
+  AnyModel,
+  HiddenFieldsLookup,
+  PlainObject,
+  RequestContext,
+  ViewName,
+} from "./types.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 /** A document as it leaves `view`'s surface: serialized, then stripped of the hidden fields. */
 export function presentDocument(view: SurfaceView, doc: unknown): PlainObject {
@@ -31,7 +37,7 @@ export function modelResource(model: AnyModel): Resource {
 }
 
 /** `modelResource(model)`'s view for one surface. */
-export function modelView(model: AnyModel, surface: Surface): SurfaceView {
+export function modelView(model: AnyModel, surface: ViewName): SurfaceView {
   return modelResource(model).views[surface];
 }
 
@@ -44,7 +50,7 @@ const NO_ROUTERS: readonly HiddenFields[] = Object.freeze([]);
  * routers; a model no router serves has none (its schema's own `select: false` always holds).
  */
 export function hiddenFieldsLookup(resources: () => readonly Resource[]): HiddenFieldsLookup {
-  let byModel: Map<AnyModel, Record<Surface, HiddenFields[]>> | undefined;
+  let byModel: Map<AnyModel, Record<ViewName, HiddenFields[]>> | undefined;
   let built = -1;
   return (model, surface) => {
     const all = resources();
@@ -68,7 +74,7 @@ export function hiddenFieldsLookup(resources: () => readonly Resource[]): Hidden
 /** What hides fields of `model`'s documents on `surface`: its schema, and each of its routers. */
 export function hiddenFieldsOf(
   model: AnyModel,
-  surface: Surface,
+  surface: ViewName,
   ctx: Pick<RequestContext, "services">,
 ): readonly HiddenFields[] {
   return [modelView(model, surface).hidden, ...(ctx.services.hiddenOf?.(model, surface) ?? [])];
@@ -81,7 +87,7 @@ export function hiddenFieldsOf(
 export function presentForeign(
   model: AnyModel,
   doc: unknown,
-  surface: Surface,
+  surface: ViewName,
   ctx: Pick<RequestContext, "services">,
 ): unknown {
   let value: unknown = serializeDocument(doc);

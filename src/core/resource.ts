@@ -5,9 +5,16 @@
 import { describeModel } from "../schema/describeModel.js";
 import type { ModelDescription } from "../schema/types.js";
 import type { CrudOptions } from "./crudOptions.js";
-import { type AnyModel, CRUD_METHODS, type Transport } from "./types.js";
+import { defaultToolPrefix } from "./toolPrefix.js";
+import {
+  type AnyModel,
+  CRUD_METHODS,
+  SURFACE_VIEWS,
+  type Surface,
+  type ViewName,
+} from "./types.js";
 import { buildView } from "./view.js";
-import type { Surface, SurfaceView } from "./viewTypes.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 export type { SurfaceView } from "./viewTypes.js";
 
@@ -21,7 +28,12 @@ export interface Resource {
   model: AnyModel;
   options: ResourceOptions;
   description: ModelDescription;
-  views: Readonly<Record<Surface, SurfaceView>>;
+  views: Readonly<Record<ViewName, SurfaceView>>;
+  /**
+   * What its tools' names start with (`todos` in `todos_list`, `todos_complete`) and its
+   * records' resource URIs name: `mcp.toolPrefix`, else the pluralized snake_case model name.
+   */
+  toolPrefix: string;
 }
 
 const ACTION_NAME = /^[a-z][a-z0-9_]*$/;
@@ -57,15 +69,16 @@ export function defineResource<TRaw, TDoc>(
       rest: buildView("rest", description, options),
       tools: buildView("tools", description, options),
     },
+    toolPrefix: options.mcp?.toolPrefix ?? defaultToolPrefix(model.modelName),
   };
 }
 
-/** The surface a transport's calls are judged and presented by. */
-export function surfaceOf(transport: Transport): Surface {
-  return transport === "rest" || transport === "internal" ? "rest" : "tools";
+/** The view a surface's calls are judged and presented by. */
+export function surfaceOf(surface: Surface): ViewName {
+  return SURFACE_VIEWS[surface];
 }
 
 /** The view a call is judged by. */
-export function viewFor(resource: Resource, transport: Transport): SurfaceView {
-  return resource.views[surfaceOf(transport)];
+export function viewFor(resource: Resource, surface: Surface): SurfaceView {
+  return resource.views[surfaceOf(surface)];
 }

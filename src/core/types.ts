@@ -61,8 +61,28 @@ export interface User extends UserFields {
   authMethod?: string;
 }
 
-/** Which surface a call came through; hooks can branch on it. */
-export type Transport = "rest" | "mcp" | "ai" | "internal";
+/**
+ * Which surface a call came through; hooks can branch on it. The one surface union: the tool
+ * runner's, telemetry's and the views' names are derived from it.
+ */
+export type Surface = "rest" | "mcp" | "ai" | "internal";
+
+/** The former name of {@link Surface}. */
+export type Transport = Surface;
+
+/**
+ * The view each surface's calls are judged and presented by: REST and internal calls see the
+ * REST view; MCP and AI tool calls the tools view, which also hides `mcp.excludeFields`.
+ */
+export const SURFACE_VIEWS = {
+  rest: "rest",
+  internal: "rest",
+  mcp: "tools",
+  ai: "tools",
+} as const satisfies Record<Surface, string>;
+
+/** A per-surface view's name (`resource.views.rest`, `resource.views.tools`). */
+export type ViewName = (typeof SURFACE_VIEWS)[Surface];
 
 /**
  * What hooks, permissions and handlers see of a request. It is deliberately not an
@@ -70,7 +90,7 @@ export type Transport = "rest" | "mcp" | "ai" | "internal";
  */
 export interface RequestContext {
   user?: User;
-  transport: Transport;
+  transport: Surface;
   /** Lower-cased request headers when the call came over HTTP. */
   headers: Readonly<Record<string, string | undefined>>;
   /** The transport's native request object (the Express request for REST), for escape hatches. */
@@ -142,7 +162,7 @@ export interface ToolCallTrace {
 }
 
 export interface ToolCallInfo {
-  surface: "mcp" | "ai";
+  surface: Exclude<Surface, "rest" | "internal">;
   /** The tool's name, e.g. `todos_list`. */
   tool: string;
   /** The AI SDK's tool call id, when there is one. */
@@ -156,10 +176,7 @@ type ToolCallTracer = <T>(
 ) => Promise<T>;
 
 /** Every router's hidden fields for `model` on `surface` (none when no router serves it). */
-export type HiddenFieldsLookup = (
-  model: AnyModel,
-  surface: "rest" | "tools",
-) => readonly HiddenFields[];
+export type HiddenFieldsLookup = (model: AnyModel, surface: ViewName) => readonly HiddenFields[];
 
 /** `"success"`, or the error code a write was refused or failed with. */
 export type WriteOutcome = "success" | ErrorCode;

@@ -11,8 +11,8 @@ import { lazyValidator } from "../schema/validator.js";
 import type { CrudOptions } from "./crudOptions.js";
 import { listInputContract } from "./listSchema.js";
 import { isMethodEnabled } from "./permissions.js";
-import { CRUD_METHODS, type CrudMethod } from "./types.js";
-import type { Surface, SurfaceView } from "./viewTypes.js";
+import { CRUD_METHODS, type CrudMethod, type ViewName } from "./types.js";
+import type { SurfaceView } from "./viewTypes.js";
 
 const DEFAULT_LIMIT = 100;
 const DEFAULT_MAX_LIMIT = 500;
@@ -53,7 +53,7 @@ function isSortable(
   );
 }
 
-function anonymousFor(options: CrudOptions, surface: Surface): boolean {
+function anonymousFor(options: CrudOptions, surface: ViewName): boolean {
   const setting = options.allowAnonymous;
   if (typeof setting === "boolean") return setting;
   // REST leaves anonymous callers to the permissions (IsAny serves them); tools refuse them
@@ -61,7 +61,7 @@ function anonymousFor(options: CrudOptions, surface: Surface): boolean {
   return setting?.[surface] ?? surface === "rest";
 }
 
-function methodsFor(options: CrudOptions, surface: Surface): Set<CrudMethod> {
+function methodsFor(options: CrudOptions, surface: ViewName): Set<CrudMethod> {
   const enabled = CRUD_METHODS.filter((method) => isMethodEnabled(options.permissions, method));
   if (surface === "rest") return new Set(enabled);
   const opted = options.mcp?.methods ?? DEFAULT_MCP_METHODS;
@@ -69,7 +69,7 @@ function methodsFor(options: CrudOptions, surface: Surface): Set<CrudMethod> {
 }
 
 export function buildView(
-  surface: Surface,
+  surface: ViewName,
   description: ModelDescription,
   options: CrudOptions,
 ): SurfaceView {

@@ -5,13 +5,11 @@
 import type { HiddenFields } from "../schema/hiddenFields.js";
 import type { JsonSchema } from "../schema/types.js";
 import type { Validator } from "../schema/validator.js";
-import type { CrudMethod, PopulatePath } from "./types.js";
+import type { CrudMethod, PopulatePath, ViewName } from "./types.js";
 
 /** REST sees everything but `select: false`; MCP and AI tools also lose `mcp.excludeFields`. */
-export type Surface = "rest" | "tools";
-
 export interface SurfaceView {
-  surface: Surface;
+  surface: ViewName;
   hidden: HiddenFields;
   /** Paths a list filter may name, in the order they were declared. */
   filterable: readonly string[];

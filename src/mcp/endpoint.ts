@@ -14,6 +14,7 @@ import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
 import { createAppViews } from "../tools/appViews/appViews.js";
 import type { ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import { kindOf } from "../tools/toolKinds.js";
 import { mongoAnswerRelay } from "./answerRelay.js";
 import { appResourceProvider } from "./appResources.js";
 import type { McpCaller } from "./caller.js";
@@ -42,15 +43,18 @@ import { resourceMetadataOpenApi } from "./resourceMetadataOpenApi.js";
 function servesTools(ctx: AppContext): boolean {
   return (
     ctx.resources.some((resource) => resource.options.mcp) ||
-    ctx.services.tools.some((tool) => tool.kind === "handler" && tool.custom === true)
+    ctx.services.tools.some((tool) => kindOf(tool).servesEndpoint)
   );
 }
 
-/** Whether some tool serves callers with no user (else /mcp answers them 401). */
+/**
+ * Whether some tool serves callers with no user (else /mcp answers them 401): a model whose
+ * tools view admits them (even with no method enabled), or any tool whose rule does.
+ */
 function anonymousAllowed(ctx: AppContext, tools: readonly ToolDefinition[]): boolean {
   return (
     ctx.resources.some((resource) => resource.options.mcp && resource.views.tools.anonymous) ||
-    tools.some((tool) => tool.kind === "handler" && tool.access.anonymous)
+    tools.some((tool) => tool.access.anonymous)
   );
 }
 

@@ -8,9 +8,8 @@
 import type { Resource as McpResource, ReadResourceResult } from "@modelcontextprotocol/server";
 import type { Resource } from "../core/resource.js";
 import type { PlainObject } from "../core/types.js";
-import { defaultToolPrefix } from "../tools/naming.js";
 import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
-import type { ResourceToolDefinition, ToolDefinition } from "../tools/toolDefinitions.js";
+import type { CrudToolDefinition, ToolDefinition } from "../tools/toolDefinitions.js";
 import { canSeeTool, createToolCatalog } from "../tools/visibleTools.js";
 import type { McpCaller } from "./caller.js";
 import { completeRecordId } from "./completions.js";
@@ -35,8 +34,8 @@ export interface RecordTemplate {
   resource: Resource;
   prefix: string;
   uriTemplate: string;
-  read: ResourceToolDefinition;
-  list?: ResourceToolDefinition;
+  read: CrudToolDefinition;
+  list?: CrudToolDefinition;
   /** The field that names a record, when the tools see one (`mcp.titleField`, or guessed). */
   titleField?: string;
 }
@@ -61,13 +60,12 @@ export function recordTemplates(
   if (!SCHEME.test(scheme)) {
     throw new Error(`terreno-mcp: mcp.resources.scheme "${scheme}" must match ${SCHEME}.`);
   }
-  const crud = tools.filter((tool): tool is ResourceToolDefinition => tool.kind !== "handler");
+  const crud = tools.filter((tool): tool is CrudToolDefinition => tool.kind === "crud");
   return crud
     .filter((tool) => tool.method === "read")
     .map((read) => {
       const { resource } = read;
-      const prefix =
-        resource.options.mcp?.toolPrefix ?? defaultToolPrefix(resource.model.modelName);
+      const prefix = resource.toolPrefix;
       const list = crud.find((tool) => tool.resource === resource && tool.method === "list");
       const titleField = titleFieldOf(resource);
       return {

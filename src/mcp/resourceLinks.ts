@@ -7,17 +7,13 @@
 import type { CallToolResult, ResourceLink } from "@modelcontextprotocol/server";
 import type { Resource } from "../core/resource.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import { kindOf, toolResource } from "../tools/toolKinds.js";
 import { canSeeTool } from "../tools/visibleTools.js";
 import type { McpCaller } from "./caller.js";
 import { type RecordTemplate, recordEntry } from "./recordResources.js";
 
 /** A list result links at most this many records (a page is at most the model's maxLimit). */
 const MAX_LINKS = 100;
-
-function returnsRecords(tool: ToolDefinition): boolean {
-  if (tool.kind === "handler") return tool.action?.scope === "instance";
-  return tool.method !== "delete";
-}
 
 /** Adds the links of `output`'s records to `result`, for tools that return a model's records. */
 export function createResourceLinker(templates: readonly RecordTemplate[]) {
@@ -29,8 +25,10 @@ export function createResourceLinker(templates: readonly RecordTemplate[]) {
     caller: McpCaller,
     result: CallToolResult,
   ): Promise<CallToolResult> => {
-    const template = tool?.resource ? byResource.get(tool.resource) : undefined;
-    if (!tool || !template || !returnsRecords(tool)) return result;
+    if (!tool || !kindOf(tool).returnsRecords(tool)) return result;
+    const resource = toolResource(tool);
+    const template = resource ? byResource.get(resource) : undefined;
+    if (!template) return result;
     if (!(await canSeeTool(template.read, caller.user))) return result;
     const data = (result.structuredContent as { data?: unknown } | undefined)?.data;
     const records = Array.isArray(data) ? data.slice(0, MAX_LINKS) : [data];

@@ -3,6 +3,7 @@
  * the `{data}` envelope every success answer uses, JSON bodies and the `{id}` path parameter.
  */
 
+import { OBJECT_ID_PATTERN } from "../schema/fieldSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import type { OpenApiObject } from "./types.js";
 
@@ -44,5 +45,5 @@ export const ID_PARAMETER = {
   in: "path",
   required: true,
   description: "The document's id (24 hex characters).",
-  schema: { type: "string", pattern: "^[0-9a-fA-F]{24}$" },
+  schema: { type: "string", pattern: OBJECT_ID_PATTERN },
 };

@@ -7,7 +7,7 @@
 import type { ErrorCode } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import type { OperationObserver, WriteRecord } from "../core/observe.js";
-import type { RequestContext, Transport } from "../core/types.js";
+import type { RequestContext, Surface } from "../core/types.js";
 
 export interface AuditEvent {
   /** When the write finished (or was refused). */
@@ -17,7 +17,7 @@ export interface AuditEvent {
   /** The personal access token the caller used, when the caller object carries `tokenId`. */
   tokenId?: string;
   /** Which surface the write came through. */
-  surface: Transport;
+  surface: Surface;
   /** The route or tool, e.g. `PATCH /todos/:id` or `todos_update`. */
   operation: string;
   /** `create`, `update`, `delete` (or an action's name). */

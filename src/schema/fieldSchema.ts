@@ -6,7 +6,17 @@
 import { withArticle } from "./article.js";
 import type { FieldDescriptor, JsonSchema } from "./types.js";
 
+/**
+ * A MongoDB ObjectId as callers write it: 24 hex characters. The one pattern: the JSON Schemas,
+ * the OpenAPI document and the core's id checks all use it.
+ */
 export const OBJECT_ID_PATTERN = "^[0-9a-fA-F]{24}$";
+const OBJECT_ID = new RegExp(OBJECT_ID_PATTERN);
+
+/** Whether `value` is an ObjectId's 24 hex characters (OBJECT_ID_PATTERN). */
+export function isObjectIdString(value: unknown): value is string {
+  return typeof value === "string" && OBJECT_ID.test(value);
+}
 /** What Mongoose casts to Decimal128 from a string, minus NaN/Infinity. */
 export const DECIMAL_PATTERN = "^[-+]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?$";
 

@@ -5,6 +5,7 @@
  * output schema (`{data}`), and an `execute` that runs the core operation. The zod schema is
  * the one validation, in the core.
  */
+
 import type { ActionAnnotations, ActionConfig, CustomToolConfig } from "../core/actionTypes.js";
 import { isWrite } from "../core/isWrite.js";
 import { actionAccess, runAction } from "../core/operations/action.js";
@@ -12,13 +13,20 @@ import { customToolAccess, runCustomTool } from "../core/operations/customTool.j
 import { type Resource, viewFor } from "../core/resource.js";
 import { portableJsonSchema } from "../core/zodSchema.js";
 import { withArticle } from "../schema/article.js";
+import { OBJECT_ID_PATTERN } from "../schema/fieldSchema.js";
 import type { JsonSchema } from "../schema/types.js";
-import { defaultToolPrefix, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./naming.js";
-import type { HandlerToolDefinition, ToolAnnotations, ToolDefinition } from "./toolDefinitions.js";
+import { toolName } from "./naming.js";
+import type {
+  ActionToolDefinition,
+  CustomToolDefinition,
+  ToolAnnotations,
+  ToolDefinition,
+} from "./toolDefinitions.js";
+import { toolResource } from "./toolKinds.js";
 
 const ID_SCHEMA: JsonSchema = {
   type: "string",
-  pattern: "^[0-9a-fA-F]{24}$",
+  pattern: OBJECT_ID_PATTERN,
   description: "The document's id: 24 hex characters.",
 };
 
@@ -65,15 +73,6 @@ function inputNotes(schema: JsonSchema): string {
   return notes.length > 0 ? ` Input: ${notes.join("; ")}.` : "";
 }
 
-function checkToolName(name: string, hint: string): string {
-  if (!TOOL_NAME_PATTERN.test(name) || name.length > MAX_TOOL_NAME_LENGTH) {
-    throw new Error(
-      `terreno-mcp: tool name "${name}" is not portable: it must match ${TOOL_NAME_PATTERN} and be at most ${MAX_TOOL_NAME_LENGTH} characters. ${hint}`,
-    );
-  }
-  return name;
-}
-
 /** `complete_all` → `Complete all`. */
 function titleOf(name: string): string {
   const words = name.replace(/_/g, " ");
@@ -113,16 +112,10 @@ function outputSchemaOf(config: { output?: ActionConfig["output"] }, where: stri
   };
 }
 
-function actionToolDefinitions(resource: Resource): HandlerToolDefinition[] {
-  const config = resource.options.mcp;
-  if (!config) return [];
-  const prefix = config.toolPrefix ?? defaultToolPrefix(resource.model.modelName);
+function actionToolDefinitions(resource: Resource): ActionToolDefinition[] {
+  if (!resource.options.mcp) return [];
   const actions = resource.options.actions ?? {};
   return Object.entries(actions).map(([name, config]) => {
-    const toolName = checkToolName(
-      `${prefix}_${name}`,
-      "Action names must be snake_case; set mcp.toolPrefix for a shorter prefix.",
-    );
     const where = `action ${resource.model.modelName}.${name}`;
     const input = inputSchemaOf(config, where);
     const instance = config.scope === "instance";
@@ -136,8 +129,8 @@ function actionToolDefinitions(resource: Resource): HandlerToolDefinition[] {
       : input;
     const title = config.title ?? `${titleOf(name)} ${resource.model.modelName}`;
     return {
-      name: toolName,
-      kind: "handler",
+      name: toolName({ kind: "action", resource, name }),
+      kind: "action",
       title,
       description: `${config.description}${
         instance ? ` Takes the id of ${withArticle(resource.model.modelName)} you can read.` : ""
@@ -158,23 +151,19 @@ function actionToolDefinitions(resource: Resource): HandlerToolDefinition[] {
         const { id, ...rest } = args;
         return { data: await runAction(resource, view, ctx, name, { id, input: rest }) };
       },
-    } satisfies HandlerToolDefinition;
+    } satisfies ActionToolDefinition;
   });
 }
 
 /** The definition of `app.tool(name, config)`. */
-export function customToolDefinition(
-  name: string,
-  config: CustomToolConfig,
-): HandlerToolDefinition {
-  checkToolName(name, "Custom tool names must be snake_case.");
+export function customToolDefinition(name: string, config: CustomToolConfig): CustomToolDefinition {
+  toolName({ kind: "custom", name });
   const where = `custom tool ${name}`;
   const title = config.title ?? titleOf(name);
   const inputSchema = inputSchemaOf(config, where);
   return {
     name,
-    kind: "handler",
-    custom: true,
+    kind: "custom",
     title,
     description: `${config.description}${inputNotes(inputSchema)}`,
     inputSchema,
@@ -197,8 +186,10 @@ export function withActionAndCustomTools(
   custom: readonly ToolDefinition[],
 ): ToolDefinition[] {
   const byName = new Map<string, ToolDefinition>();
-  const owner = (tool: ToolDefinition) =>
-    tool.resource ? `model ${tool.resource.model.modelName}` : "a tool with no model";
+  const owner = (tool: ToolDefinition) => {
+    const resource = toolResource(tool);
+    return resource ? `model ${resource.model.modelName}` : "a tool with no model";
+  };
   const all = [...tools, ...resources.flatMap(actionToolDefinitions), ...custom];
   for (const tool of all) {
     const existing = byName.get(tool.name);

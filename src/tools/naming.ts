@@ -1,31 +1,31 @@
 /**
- * Tool names: `{prefix}_{method}`, where the default prefix is the pluralized snake_case
- * model name. Names must be portable across every MCP client: `^[a-z][a-z0-9_]*$`, ≤ 48 chars.
+ * Tool names: a model's tools are `{prefix}_{method}` and `{prefix}_{action}` (the prefix is
+ * the Resource's, src/core/toolPrefix.ts), a custom tool has its own name. Names must be
+ * portable across every MCP client: `^[a-z][a-z0-9_]*$`, ≤ 48 chars.
  */
-import pluralize from "pluralize";
-import type { CrudMethod } from "../core/types.js";
+import type { Resource } from "../core/resource.js";
 
-export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
 export const MAX_TOOL_NAME_LENGTH = 48;
 
-/** `FoodItem` → `food_items`, `HTTPLog` → `http_logs`. */
-export function defaultToolPrefix(modelName: string): string {
-  const snake = modelName
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .toLowerCase()
-    .replace(/^_+|_+$/g, "");
-  const parts = snake.split("_");
-  parts[parts.length - 1] = pluralize(parts[parts.length - 1]);
-  return parts.join("_");
-}
+/** What the start-up error suggests, per kind of name. */
+const HINTS = {
+  crud: "Set mcp.toolPrefix.",
+  action: "Action names must be snake_case; set mcp.toolPrefix for a shorter prefix.",
+  custom: "Custom tool names must be snake_case.",
+} as const;
 
-export function toolName(prefix: string, method: CrudMethod): string {
-  const name = `${prefix}_${method}`;
+/** A name to build: a model's (its prefix, then the method or action), or a custom tool's own. */
+type NameParts =
+  | { kind: "crud" | "action"; resource: Resource; name: string }
+  | { kind: "custom"; name: string };
+
+/** The one tool-name builder: `todos_list`, `todos_complete`, `stats`; not portable fails at start-up. */
+export function toolName(parts: NameParts): string {
+  const name = parts.kind === "custom" ? parts.name : `${parts.resource.toolPrefix}_${parts.name}`;
   if (!TOOL_NAME_PATTERN.test(name) || name.length > MAX_TOOL_NAME_LENGTH) {
     throw new Error(
-      `terreno-mcp: tool name "${name}" is not portable: it must match ${TOOL_NAME_PATTERN} and be at most ${MAX_TOOL_NAME_LENGTH} characters. Set mcp.toolPrefix.`,
+      `terreno-mcp: tool name "${name}" is not portable: it must match ${TOOL_NAME_PATTERN} and be at most ${MAX_TOOL_NAME_LENGTH} characters. ${HINTS[parts.kind]}`,
     );
   }
   return name;

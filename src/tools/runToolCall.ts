@@ -17,14 +17,15 @@ import { isWrite } from "../core/isWrite.js";
 import { reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import { callContext } from "../core/services.js";
-import type { RequestContext, ToolCallTrace, User } from "../core/types.js";
+import type { RequestContext, Surface, ToolCallTrace, User } from "../core/types.js";
 import { type Refusal, refusalError, verdict } from "../core/verdict.js";
 import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.js";
 import type { Services } from "./services.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
 import { unknownTool } from "./toolErrors.js";
+import { toolResource } from "./toolKinds.js";
 
-type ToolSurface = "mcp" | "ai" | "rest";
+type ToolSurface = Exclude<Surface, "internal">;
 
 /**
  * What a surface gives the runner once: which surface it is, and the app's services. The
@@ -99,7 +100,7 @@ async function spendLimit(
   if (rest && !isWrite(tool)) return;
   await limits.consume({
     action: rest ? "write" : "toolCall",
-    resource: tool.resource,
+    resource: toolResource(tool),
     user: call.user,
     ...(call.ip ? { ip: call.ip } : {}),
   });

@@ -3,6 +3,7 @@
  * endpoint and the AI SDK adapter: names, descriptions, annotations, input and output
  * schemas, and compiled argument validators.
  */
+
 import { crudAccess } from "../core/authorize.js";
 import type { Resource } from "../core/resource.js";
 import {
@@ -12,11 +13,12 @@ import {
   type RequestContext,
 } from "../core/types.js";
 import type { AccessRule } from "../core/verdict.js";
+import { OBJECT_ID_PATTERN } from "../schema/fieldSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import { compileValidator, type Validator } from "../schema/validator.js";
 import { describeTool, toolTitle } from "./describeTool.js";
 import { listInputSchema, populateSchema } from "./listInputSchema.js";
-import { defaultToolPrefix, toolName } from "./naming.js";
+import { toolName } from "./naming.js";
 import { toolOutputSchema } from "./outputSchemas.js";
 
 export interface ToolAnnotations {
@@ -27,7 +29,15 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/**
+ * What a tool is, the one discriminant: a model's CRUD method (`todos_list`), a model's action
+ * (`todos_complete`), a custom tool (`app.tool(...)`), or a discovery tool (`describe_models`,
+ * `whoami`). What differs between kinds is answered once, in src/tools/toolKinds.ts.
+ */
+export type ToolKind = "crud" | "action" | "custom" | "discovery";
+
 interface ToolDefinitionBase {
+  kind: ToolKind;
   name: string;
   title: string;
   description: string;
@@ -52,41 +62,51 @@ interface ToolDefinitionBase {
   confirm?: string;
 }
 
-/** A model's CRUD tool: runs a core operation on `resource`. */
-export interface ResourceToolDefinition extends ToolDefinitionBase {
-  kind?: "resource";
+/** A model's CRUD tool: runs the core operation `method` on `resource`. */
+export interface CrudToolDefinition extends ToolDefinitionBase {
+  kind: "crud";
   method: CrudMethod;
   resource: Resource;
-  handler?: undefined;
 }
 
 /**
- * A tool with no resource of its own (discovery tools: `describe_models`, `whoami`; custom
- * tools): runs `handler` with the checked input, through the same pipeline (visibility,
- * validation, rate limits, the one error table).
+ * A tool that runs its own `handler` with the checked input, through the same pipeline
+ * (visibility, validation, rate limits, the one error table).
  */
-export interface HandlerToolDefinition extends ToolDefinitionBase {
-  kind: "handler";
+interface HandlerToolBase extends ToolDefinitionBase {
+  /** Only CRUD tools have a method (so `tool.method === "list"` reads any tool). */
   method?: undefined;
-  /**
-   * An action tool's model (`todos_complete`: Todo), for its router's rate limit and for
-   * docs; absent for discovery and custom tools.
-   */
-  resource?: Resource;
-  /** An action tool's action: its name (`complete`) and scope. */
-  action?: { name: string; scope: "instance" | "collection" };
-  /** A custom tool added with `app.tool(...)`. */
-  custom?: true;
-  /** A discovery tool (`describe_models`, `whoami`; `mcp: {discovery: true}`). */
-  discovery?: true;
   handler: (input: PlainObject, ctx: RequestContext) => Promise<PlainObject>;
 }
 
-export type ToolDefinition = ResourceToolDefinition | HandlerToolDefinition;
+/** A model's action (`todos_complete`): runs the core's action operation. */
+export interface ActionToolDefinition extends HandlerToolBase {
+  kind: "action";
+  /** The action's model (Todo), for its router's rate limit and for docs. */
+  resource: Resource;
+  /** The action's name (`complete`) and scope. */
+  action: { name: string; scope: "instance" | "collection" };
+}
+
+/** A custom tool added with `app.tool(...)`. */
+export interface CustomToolDefinition extends HandlerToolBase {
+  kind: "custom";
+}
+
+/** A discovery tool (`describe_models`, `whoami`; `mcp: {discovery: true}`). */
+export interface DiscoveryToolDefinition extends HandlerToolBase {
+  kind: "discovery";
+}
+
+export type ToolDefinition =
+  | CrudToolDefinition
+  | ActionToolDefinition
+  | CustomToolDefinition
+  | DiscoveryToolDefinition;
 
 const ID_SCHEMA: JsonSchema = {
   type: "string",
-  pattern: "^[0-9a-fA-F]{24}$",
+  pattern: OBJECT_ID_PATTERN,
   description: "24 hex characters.",
 };
 
@@ -138,16 +158,16 @@ const ANNOTATIONS: Record<CrudMethod, Omit<ToolAnnotations, "title">> = {
   delete: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
 };
 
-export function toolDefinitionsFor(resource: Resource): ResourceToolDefinition[] {
+export function toolDefinitionsFor(resource: Resource): CrudToolDefinition[] {
   const config = resource.options.mcp;
   if (!config) return [];
-  const prefix = config.toolPrefix ?? defaultToolPrefix(resource.model.modelName);
   // The tools view holds the methods that are both opted in and enabled.
   return CRUD_METHODS.filter((method) => resource.views.tools.methods.has(method)).map((method) => {
     const inputSchema = inputSchemaFor(resource, method);
     const title = toolTitle(resource, method);
     return {
-      name: toolName(prefix, method),
+      kind: "crud",
+      name: toolName({ kind: "crud", resource, name: method }),
       title,
       description: describeTool(resource, method, inputSchema),
       method,
@@ -165,8 +185,8 @@ export function toolDefinitionsFor(resource: Resource): ResourceToolDefinition[]
 }
 
 /** All tools of these resources, sorted by name; duplicate names fail loudly at start-up. */
-export function buildToolDefinitions(resources: readonly Resource[]): ResourceToolDefinition[] {
-  const byName = new Map<string, ResourceToolDefinition>();
+export function buildToolDefinitions(resources: readonly Resource[]): CrudToolDefinition[] {
+  const byName = new Map<string, CrudToolDefinition>();
   for (const resource of resources) {
     for (const tool of toolDefinitionsFor(resource)) {
       const existing = byName.get(tool.name);

@@ -75,7 +75,9 @@ function toolOf(
   resource: Resource,
   method: string,
 ): string | undefined {
-  return tools.find((tool) => tool.resource === resource && tool.method === method)?.name;
+  return tools.find(
+    (tool) => tool.kind === "crud" && tool.resource === resource && tool.method === method,
+  )?.name;
 }
 
 /** The view of `tool` (a list or read tool of `resource`), or undefined when it has none. */
@@ -83,8 +85,9 @@ export function viewConfigFor(
   tool: ToolDefinition,
   tools: readonly ToolDefinition[],
 ): ViewConfig | undefined {
+  if (tool.kind !== "crud") return undefined;
   const { resource, method } = tool;
-  if (!resource || (method !== "list" && method !== "read")) return undefined;
+  if (method !== "list" && method !== "read") return undefined;
   // A custom response handler shapes results freely: no fields to draw from.
   if (resource.options.mcp?.mcpResponseHandler ?? resource.options.responseHandler) {
     return undefined;

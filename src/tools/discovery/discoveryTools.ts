@@ -10,7 +10,8 @@ import type { AnyModel, PlainObject, User } from "../../core/types.js";
 import type { AccessRule } from "../../core/verdict.js";
 import type { FieldDescriptor, JsonSchema } from "../../schema/types.js";
 import { compileValidator } from "../../schema/validator.js";
-import type { HandlerToolDefinition, ToolDefinition } from "../toolDefinitions.js";
+import type { DiscoveryToolDefinition, ToolDefinition } from "../toolDefinitions.js";
+import { toolResource } from "../toolKinds.js";
 import { createToolCatalog } from "../visibleTools.js";
 import { matchScore, queryTerms } from "./fuzzyMatch.js";
 import { buildModelTemplates, type ModelEntry, modelsFor } from "./modelCatalog.js";
@@ -144,22 +145,24 @@ function search(models: readonly ModelEntry[], query: unknown, limit: number): M
 function describeModelsTool(
   resources: readonly Resource[],
   tools: readonly ToolDefinition[],
-): HandlerToolDefinition {
-  const modelTools = tools.filter((tool) => tool.resource !== undefined);
+): DiscoveryToolDefinition {
+  const modelTools = tools.filter((tool) => toolResource(tool) !== undefined);
   const templates = buildModelTemplates(
-    resources.filter((resource) => modelTools.some((tool) => tool.resource === resource)),
+    resources.filter((resource) => modelTools.some((tool) => toolResource(tool) === resource)),
   );
   // One answer per distinct set of visible tools, as `tools/list` does.
   const modelsOf = createToolCatalog(modelTools, (visible) =>
     modelsFor(
       templates,
-      visible.map((tool) => ({ name: tool.name, model: tool.resource?.model.modelName ?? "" })),
+      visible.map((tool) => ({
+        name: tool.name,
+        model: toolResource(tool)?.model.modelName ?? "",
+      })),
     ),
   );
   const title = "Describe models";
   return {
-    kind: "handler",
-    discovery: true,
+    kind: "discovery",
     name: DESCRIBE_MODELS,
     title,
     description:
@@ -225,7 +228,7 @@ function plainValue(value: unknown): unknown {
 }
 
 /** `whoami`: who the caller is, with the user fields the app chose to show. */
-function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): HandlerToolDefinition {
+function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): DiscoveryToolDefinition {
   const fields = whoamiFieldsOf(options.whoamiFields ?? ["name"], userModel);
   const outputSchema: JsonSchema = {
     type: "object",
@@ -250,8 +253,7 @@ function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): HandlerToo
   const inputSchema: JsonSchema = { type: "object", properties: {}, additionalProperties: false };
   const title = "Who am I";
   return {
-    kind: "handler",
-    discovery: true,
+    kind: "discovery",
     name: WHOAMI,
     title,
     description:
@@ -282,7 +284,7 @@ function discoveryTools(
   tools: readonly ToolDefinition[],
   options: DiscoveryOptions,
   userModel?: AnyModel,
-): HandlerToolDefinition[] {
+): DiscoveryToolDefinition[] {
   return [describeModelsTool(resources, tools), whoamiTool(options, userModel)];
 }
 
