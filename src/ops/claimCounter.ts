@@ -47,12 +47,20 @@ interface ClaimDocument {
   data: Record<string, unknown>;
 }
 
-/** A group or series name: no `|`, which separates the parts of an `_id`. */
+/** A group or series name: non-empty (a programming error otherwise). */
 function checkedName(value: string, what: string): string {
-  if (value.length === 0 || value.includes("|")) {
-    throw new Error(`claim ${what} "${value}" must be non-empty and have no "|".`);
-  }
+  if (value.length === 0) throw new Error(`claim ${what} must be non-empty.`);
   return value;
+}
+
+/**
+ * A claim's `_id`: the parts escaped so that `|` only ever separates them. Names come from
+ * outside (an address as the proxy header gave it, "1|1"); refusing such a name made a lockout
+ * fail open, uncounted.
+ */
+function claimId(group: string, series: string, n: number): string {
+  const part = (value: string) => value.replaceAll("%", "%25").replaceAll("|", "%7C");
+  return `${part(group)}|${part(series)}|${n}`;
 }
 
 const isDuplicateKey = (error: unknown) =>
@@ -132,7 +140,7 @@ export class ClaimStore {
     expiresAt: Date,
     data: Record<string, unknown> = {},
   ): Promise<boolean> {
-    const _id = `${checkedName(group, "group")}|${checkedName(series, "series")}|${n}`;
+    const _id = claimId(checkedName(group, "group"), checkedName(series, "series"), n);
     try {
       await this.collection().insertOne({ _id, group, series, n, expiresAt, data });
       return true;
@@ -176,7 +184,7 @@ export class ClaimStore {
 
   /** Gives slot `n` of `series` back (a refund: the attempt it counted was not made). */
   async release(group: string, series: string, n: number): Promise<void> {
-    await this.collection().deleteOne({ _id: `${group}|${series}|${n}` });
+    await this.collection().deleteOne({ _id: claimId(group, series, n) });
   }
 
   /** Forgets every claim of `group`. */

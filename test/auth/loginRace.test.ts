@@ -85,6 +85,17 @@ describe("lockout counters under concurrent guesses, over two instances", () => 
     }
   });
 
+  test('an address the proxy header makes unparseable ("1|1") is counted like any other', async () => {
+    // proxy-addr hands an unparseable X-Forwarded-For through as req.ip; a claim name with the
+    // claims' separator was refused, and the lockout then let every guess through uncounted.
+    const owner = await signUp(first, "odd-ip-burst");
+    const statuses = await burst(12, (app) => login(app, owner.email, WRONG, { ip: "1|1" }));
+    const { judged, refused, other } = tally(statuses);
+    assert.deepEqual(other, [], `${statuses}`);
+    assert.equal(judged, 5, `${statuses}`);
+    assert.equal(refused, 7, `${statuses}`);
+  });
+
   test("12 guesses at once from one address: at most 5 are judged, then the address is locked", async () => {
     const owner = await signUp(first, "ip-burst");
     const statuses = await burst(12, (app) =>
