@@ -37,10 +37,15 @@ const EMAIL = new RegExp(
   "gu",
 );
 /**
+ * The dashes between digit groups: `-`, and those autocorrect and word processors write, which
+ * NFKC leaves as they are (hyphen, figure dash, en and em dash, horizontal bar, minus sign).
+ */
+const DASHES = String.raw`\-\u2010-\u2015\u2212`;
+/**
  * What may stand between the digit groups of a card number: a dash, dot, slash or underscore
  * (with a few spaces or tabs around it), or up to eight spaces, tabs or line breaks.
  */
-const GROUP_SEPARATOR = String.raw`(?:[ \t]{0,4}[-./_][ \t]{0,4}|\s{1,8})`;
+const GROUP_SEPARATOR = String.raw`(?:[ \t]{0,4}[${DASHES}./_][ \t]{0,4}|\s{1,8})`;
 /** A run of digit groups, not glued to a word, a `+` or a decimal point before it. */
 const DIGIT_RUN = new RegExp(String.raw`(?<![\w+.])\d+(?:${GROUP_SEPARATOR}\d+)*`, "g");
 /** Invisible characters that split a value without showing: zero-width spaces and joiners,
@@ -50,8 +55,10 @@ const INVISIBLE = /[\p{Cf}]/gu;
  * An optional `+country` code, an optional `(area)`, then digit groups split by a space, dot or
  * dash; 10 to 15 digits in all (checked below), bounded so ids and dates do not match.
  */
-const PHONE =
-  /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,4}(?:[ .-]?\d{2,5}){1,5}(?![\w])/g;
+const PHONE = new RegExp(
+  String.raw`(?<![\w+])(?:\+\d{1,3}[ .${DASHES}]?)?(?:\(\d{1,4}\)[ .${DASHES}]?)?\d{2,4}(?:[ .${DASHES}]?\d{2,5}){1,5}(?![\w])`,
+  "g",
+);
 const PLACEHOLDER = /\[(EMAIL|PHONE|CARD)_(\d+)\]/g;
 /** A decimal digit that is not ASCII. */
 const OTHER_DIGIT = /(?![0-9])\p{Nd}/u;

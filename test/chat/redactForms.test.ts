@@ -78,6 +78,12 @@ const SEPARATORS = [
   "\r\n",
   " - ",
   "zw",
+  // Dashes autocorrect writes (hyphen, figure dash, en and em dash, minus sign).
+  "\u2010",
+  "\u2012",
+  "\u2013",
+  "\u2014",
+  "\u2212",
 ];
 
 /** One card number written in the forms people (and attackers) write them. */
@@ -150,6 +156,12 @@ describe("redaction of disguised PII", () => {
       ["card 4111\t1111\t1111\t1111 ok", "card [CARD_1] ok"],
       ["card 4111\n1111\n1111\n1111 ok", "card [CARD_1] ok"],
       ["card 4111   1111   1111   1111 ok", "card [CARD_1] ok"],
+      // Dashes autocorrect writes, which NFKC leaves as they are (cold review of #33).
+      ["card 4111–1111–1111–1111 ok", "card [CARD_1] ok"],
+      ["card 4111—1111—1111—1111 ok", "card [CARD_1] ok"],
+      ["card 4111‒1111‒1111‒1111 ok", "card [CARD_1] ok"],
+      ["card 4111−1111−1111−1111 ok", "card [CARD_1] ok"],
+      ["call 555–123–4567 ok", "call [PHONE_1] ok"],
       ["call +٩٦٦ ٥٠ ١٢٣ ٤٥٦٧ ok", "call [PHONE_1] ok"],
       ["call ٠٥٠١٢٣٤٥٦٧ ok", "call [PHONE_1] ok"],
       ['mail "john doe"@example.com ok', "mail [EMAIL_1] ok"],
