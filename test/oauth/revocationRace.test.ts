@@ -26,6 +26,43 @@ const nextSecond = () => sleep(1005 - (Date.now() % 1000));
 /** Refreshes granted after the revocation answered: more than one in flight means it lost. */
 const MAX_AFTER_REVOKE = 3;
 
+/**
+ * The app refreshing back to back from its first tokens: `issued` gathers every access token
+ * it got, `current` is its latest refresh token. `done` is false once the server refuses a
+ * refresh, true when MAX_AFTER_REVOKE more were granted after `answered()` (it lost).
+ */
+function refreshChain(
+  base: string,
+  clientId: string,
+  first: { accessToken: string; refreshToken: string },
+  answered: () => boolean,
+) {
+  const chain = { issued: [first.accessToken], current: first.refreshToken };
+  const done = (async () => {
+    let after = 0;
+    while (after < MAX_AFTER_REVOKE) {
+      const refreshed = await refreshOAuth(base, clientId, chain.current);
+      if (!refreshed.tokens?.refreshToken) return false;
+      chain.issued.push(refreshed.tokens.accessToken);
+      chain.current = refreshed.tokens.refreshToken;
+      if (answered()) after++;
+    }
+    return true;
+  })();
+  return { chain, done };
+}
+
+/** Every access token the app got is refused on /mcp. */
+async function assertAllRefused(base: string, round: number, issued: string[]): Promise<void> {
+  for (const [index, token] of issued.entries()) {
+    assert.equal(
+      await mcpStatusWith(base, token),
+      401,
+      `round ${round}: access token ${index + 1} of ${issued.length} still works`,
+    );
+  }
+}
+
 describe("revoking a connected app while it refreshes", () => {
   let server: OAuthTestServer;
   before(async () => {
@@ -54,22 +91,14 @@ describe("revoking a connected app while it refreshes", () => {
         cookies: browser,
       });
       assert.ok(connected.refreshToken, "offline_access gives a refresh token");
-      const issued = [connected.accessToken];
-      let current = connected.refreshToken;
-
       // The app refreshes back to back until the server refuses it.
       let revokedAnswered = false;
-      let afterRevoke = 0;
-      const refresher = (async () => {
-        while (afterRevoke < MAX_AFTER_REVOKE) {
-          const refreshed = await refreshOAuth(server.url, clientId, current);
-          if (!refreshed.tokens?.refreshToken) return false;
-          issued.push(refreshed.tokens.accessToken);
-          current = refreshed.tokens.refreshToken;
-          if (revokedAnswered) afterRevoke++;
-        }
-        return true;
-      })();
+      const { chain, done: refresher } = refreshChain(
+        server.url,
+        clientId,
+        { accessToken: connected.accessToken, refreshToken: connected.refreshToken },
+        () => revokedAnswered,
+      );
       // The person revokes it a little later each round, to land in different windows: during
       // the first refresh, or further down the chain.
       await sleep((round % 5) * 8);
@@ -80,17 +109,10 @@ describe("revoking a connected app while it refreshes", () => {
       revokedAnswered = true;
       assert.equal(revoked.status, 204, `round ${round}: ${await revoked.text()}`);
       assert.equal(await refresher, false, `round ${round}: the refreshes never stopped`);
-
-      for (const [index, token] of issued.entries()) {
-        assert.equal(
-          await mcpStatusWith(server.url, token),
-          401,
-          `round ${round}: access token ${index + 1} of ${issued.length} still works`,
-        );
-      }
-      const last = await refreshOAuth(server.url, clientId, current);
+      await assertAllRefused(server.url, round, chain.issued);
+      const last = await refreshOAuth(server.url, clientId, chain.current);
       assert.notEqual(last.status, 200, `round ${round}: the last refresh token still works`);
-      if (issued.length > 1) raced++;
+      if (chain.issued.length > 1) raced++;
     }
     // Some rounds were revoked further down a refresh chain, not only during its first refresh.
     assert.ok(raced > 0, "no round refreshed before the revocation");
@@ -113,20 +135,13 @@ describe("revoking a connected app while it refreshes", () => {
       await nextSecond();
       const connected = await connectByOAuth({ base: server.url, clientId, email, password });
       assert.ok(connected.refreshToken);
-      const issued = [connected.accessToken];
-      let current = connected.refreshToken;
       let changedAnswered = false;
-      let afterChange = 0;
-      const refresher = (async () => {
-        while (afterChange < MAX_AFTER_REVOKE) {
-          const refreshed = await refreshOAuth(server.url, clientId, current);
-          if (!refreshed.tokens?.refreshToken) return false;
-          issued.push(refreshed.tokens.accessToken);
-          current = refreshed.tokens.refreshToken;
-          if (changedAnswered) afterChange++;
-        }
-        return true;
-      })();
+      const { chain, done: refresher } = refreshChain(
+        server.url,
+        clientId,
+        { accessToken: connected.accessToken, refreshToken: connected.refreshToken },
+        () => changedAnswered,
+      );
       await sleep((round % 5) * 8);
       const newPassword = `${PASSWORD} round ${round}`;
       const changed = await fetch(`${server.url}/auth/password`, {
@@ -141,14 +156,8 @@ describe("revoking a connected app while it refreshes", () => {
       // The change ends the old session too: sign in again for the next round.
       session = body.data?.token ?? (await signIn(email, password));
       assert.equal(await refresher, false, `round ${round}: the refreshes never stopped`);
-      for (const [index, token] of issued.entries()) {
-        assert.equal(
-          await mcpStatusWith(server.url, token),
-          401,
-          `round ${round}: access token ${index + 1} of ${issued.length} still works`,
-        );
-      }
-      if (issued.length > 1) raced++;
+      await assertAllRefused(server.url, round, chain.issued);
+      if (chain.issued.length > 1) raced++;
     }
     assert.ok(raced > 0, "no round refreshed before the password change");
   });
