@@ -139,5 +139,9 @@ export async function revokeConnection(
   for (const model of [REFRESH_TOKENS, ACCESS_TOKENS, CONSENTS]) {
     await ctx.adapter.deleteMany({ model, where });
   }
+  // Again, now the tokens are gone: the first mark carries the time its write was sent, and a
+  // refresh that ran while it was on its way was granted an access token issued after that time.
+  // Any such refresh finished before the delete above, so this later mark refuses its token.
+  await markRevoked(connection, appUserId, clientId);
   return true;
 }

@@ -8,9 +8,11 @@
  *   user's clients) mints nothing;
  * - after the library issued the successor: when the token used is gone (deleted by a
  *   revocation meanwhile) or a mark now covers it, the successor is deleted and the answer is
- *   `invalid_grant`, so no token of that refresh ever reaches the client. A revocation that
- *   marks after this second check is later than the access token's issue time, which its own
- *   mark then refuses, and its delete removes the successor.
+ *   `invalid_grant`, so no token of that refresh ever reaches the client.
+ * A refresh can still pass both checks while the mark's write is on its way: the mark carries
+ * the time the write was sent, earlier than the access token's issue time. So a revocation marks
+ * once more after its delete (connections.ts, userGrants.ts); a refresh that saw its token
+ * before the delete issued its access token before that second mark, which refuses it.
  */
 import { createHash } from "node:crypto";
 import type { BetterAuthPlugin, DBAdapter } from "better-auth";

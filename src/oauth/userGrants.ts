@@ -43,4 +43,7 @@ export async function revokeOAuthGrants(
       await ctx.adapter.deleteMany({ model, where: [{ field: "userId", value: userId }] });
     }
   }
+  // Again, once the grants are gone: a refresh that ran while the first mark's write was on its
+  // way holds an access token issued after that mark's time (connections.ts, revokeConnection).
+  await markAllRevoked(marks, appUserIds);
 }
