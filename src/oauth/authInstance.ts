@@ -13,7 +13,7 @@ import { authorizeErrors } from "./authorizeErrors.js";
 import { type ClientMetadataSettings, clientMetadataDocuments } from "./clientMetadataDiscovery.js";
 import { ISSUED_AT_MS_CLAIM } from "./connectionMarks.js";
 import { defaultResource } from "./defaultResource.js";
-import { refreshGrantMarks } from "./refreshGrantMarks.js";
+import { grantMarks } from "./grantMarks.js";
 import { registrationDefaults } from "./registrationDefaults.js";
 import { APP_USER_ID_CLAIM, APP_USER_ID_FIELD, sessionBridge } from "./sessionBridge.js";
 import { signingKeyRotation } from "./signingKeyRotation.js";
@@ -52,7 +52,7 @@ export type OAuthPlugins = Array<
   | ReturnType<typeof authorizeErrors>
   | ReturnType<typeof signingKeyRotation>
   | ReturnType<typeof clientMetadataDocuments>
-  | ReturnType<typeof refreshGrantMarks>
+  | ReturnType<typeof grantMarks>
 >;
 
 /** The Better Auth instance behind `oauthServer()`, e.g. for `auth.api` calls. */
@@ -93,7 +93,7 @@ export function oauthPlugins(settings: OAuthInstanceSettings, marks: Connection)
     sessionBridge(),
     authorizeErrors(`${settings.issuer}${settings.basePath}/problem`),
     signingKeyRotation(settings.secret, settings.previousSecrets),
-    refreshGrantMarks(marks),
+    grantMarks(marks),
     // After mcp(): it extends the provider mcp() made.
     ...(settings.clientMetadata ? [clientMetadataDocuments(settings.clientMetadata)] : []),
   ];

@@ -2,7 +2,7 @@
  * What the provider's own tables cannot say about one user's connection to one client: when its
  * tokens were last used, and when the person revoked it. Access tokens are self-contained JWTs,
  * so a revocation is a mark the resource side checks: a token issued before it is refused. The
- * refresh grant checks the same marks (refreshGrantMarks.ts), so a refresh token issued before a
+ * token endpoint checks the same marks (grantMarks.ts), so a refresh token or code issued before a
  * revocation mints nothing after it. A password change marks every client of the user at once
  * (one mark under ALL_CLIENTS).
  */
@@ -97,8 +97,17 @@ export async function revokedSince(
   clientId: string,
   sinceMs: number,
 ): Promise<boolean> {
-  const { revokedAtMs } = await marksFor(connection, userId, clientId);
+  const revokedAtMs = await lastRevokedAt(connection, userId, clientId);
   return revokedAtMs > 0 && revokedAtMs >= sinceMs;
+}
+
+/** When `clientId`'s grant for `userId` was last revoked, in ms; 0 if never. */
+export async function lastRevokedAt(
+  connection: Connection,
+  userId: string,
+  clientId: string,
+): Promise<number> {
+  return (await marksFor(connection, userId, clientId)).revokedAtMs;
 }
 
 /**
