@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { UIMessage } from "ai";
+import { notFound } from "../core/errors.js";
 import { read, runOperation } from "../core/index.js";
 import type { PlainObject, User } from "../core/types.js";
 import { chatContext, conversationResource } from "./chatAccess.js";
@@ -37,13 +38,15 @@ function titleFrom(message: UIMessage | undefined): string {
 }
 
 /**
- * The stored conversation a request continues, without creating one: `conversationId` (owned,
- * else 404), else the one started from the useChat `id` (plain useChat never sends
- * `conversationId`), else none.
+ * The stored conversation a request continues, without creating one: `conversationId` (the
+ * sender's own, else 404), else the one started from the useChat `id` (plain useChat never sends
+ * `conversationId`), else none. Only its owner continues a conversation: an admin may read
+ * anyone's, but a turn's messages and tool calls are the sender's.
  */
 export async function findConversation(user: User, body: ChatBody): Promise<string | undefined> {
   if (body.conversationId) {
     const found = await findOwnedConversation(user, body.conversationId, "POST /chat");
+    if (String(found.ownerId) !== user.id) throw notFound();
     return String(found.id);
   }
   if (!body.id) return undefined;

@@ -367,6 +367,14 @@ describe("chat plugin", () => {
         messages: [userMessage("hi")],
       });
       assert.equal(bobChat.status, 404);
+      // Nor can an admin, who may read it: a turn runs tools as its sender, in the sender's own
+      // conversation, and a message stored under the admin in Ada's conversation belongs to no one.
+      const adminChat = await postChat(setupApp, admin, {
+        conversationId,
+        messages: [userMessage("as admin", "m-admin")],
+      });
+      assert.equal(adminChat.status, 404);
+      assert.equal(await ChatMessage.countDocuments({ messageId: "m-admin" }), 0);
 
       const rename = await request(setupApp)
         .patch(`/chat/conversations/${conversationId}`)
