@@ -6,7 +6,7 @@
  * `terreno-mcp/better-auth` subpath (src/auth/betterAuth.ts). test/auth/rootImport.test.ts checks.
  */
 export { connectDatabase, type DatabaseOptions } from "./app/database.js";
-export type { TerrenoAppOptions } from "./app/options.js";
+export type { TerrenoAppOptions } from "./plugin/options.js";
 export {
   type RunningServer,
   type StartOptions,
@@ -18,7 +18,7 @@ export type {
   OpenApiHelpers,
   OpenApiJson,
   TerrenoPlugin,
-} from "./app/types.js";
+} from "./plugin/types.js";
 export type {
   AuthProvider,
   CallerResolver,

@@ -6,7 +6,7 @@
  */
 import type { Response, Router } from "express";
 import mongoose from "mongoose";
-import type { AppContext } from "../app/types.js";
+import type { AppContext } from "../plugin/types.js";
 import { notFound, TerrenoError, validationFailed } from "../core/errors.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../core/permissions.js";
 import { modelView, presentDocument } from "../core/present.js";

@@ -14,7 +14,7 @@ import { toNodeHandler } from "better-auth/node";
 import type { Request, Response } from "express";
 import type { JSONWebKeySet } from "jose";
 import type { Connection } from "mongoose";
-import type { TerrenoPlugin } from "../app/types.js";
+import type { TerrenoPlugin } from "../plugin/types.js";
 import { registerGrantRevoker } from "../auth/grantRevocation.js";
 import { MCP_SCOPES } from "../core/scopes.js";
 import type { AnyModel, RateLimitWindow } from "../core/types.js";

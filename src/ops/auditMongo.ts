@@ -10,7 +10,7 @@
  */
 import type { Express } from "express";
 import mongoose, { type Connection, Schema } from "mongoose";
-import type { TerrenoPlugin } from "../app/types.js";
+import type { TerrenoPlugin } from "../plugin/types.js";
 import { consoleLogger, type Logger } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import { IsAdmin } from "../core/permissions.js";
