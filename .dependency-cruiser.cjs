@@ -5,8 +5,10 @@
  *   schema  →  core  →  tools · ops · auth · http (shared services)  →  adapters  →  app, cli, index
  *   adapters: rest, mcp, ai, chat, openapi, oauth, react (they never import each other)
  *
- * The plugin contract (src/app/types.ts: TerrenoPlugin, AppContext; types only) is the one file
- * of src/app that the layers below may import. What two adapters share sits below them: the AI
+ * The plugin contract (src/plugin: TerrenoPlugin, AppContext, TerrenoAppOptions) is types only:
+ * the services and adapters that are plugins import it, and it names their types back (type-only
+ * imports, never a value). Nothing below src/app imports src/app (a test proves the rule fires:
+ * test/app/layerRules.test.ts). What two adapters share sits below them: the AI
  * SDK tool set (ai and chat) in src/tools/aiSdk, the default MCP path (mcp and oauth) in
  * src/http, and plugins mount their own models with `AppContext.modelRouter`, not src/rest.
  * No exceptions: a new violation fails CI.
@@ -31,8 +33,7 @@ const transportPath = `(^|/)node_modules/(${TRANSPORTS.join("|")})/`;
 
 const ADAPTERS = "rest|mcp|ai|chat|openapi|oauth|react";
 const SERVICES = "tools|ops|auth|http";
-const TOP = "^src/(app/|cli/|index\\.ts$)";
-const PLUGIN_CONTRACT = "^src/app/types\\.ts$";
+const LOWER = `^src/(schema|core|plugin|${SERVICES}|${ADAPTERS})/`;
 
 const rules = [
   {
@@ -64,13 +65,31 @@ const rules = [
     to: { path: "^src/core/" },
   },
   {
+    name: "no-import-into-app",
+    comment:
+      "src/app is the top layer: no module below it (schema, core, the plugin contract, shared " +
+      "services, adapters) imports it. A plugin takes what it needs from AppContext (src/plugin).",
+    severity: "error",
+    from: { path: LOWER },
+    to: { path: "^src/app/" },
+  },
+  {
     name: "no-higher-layer",
     comment:
-      "Shared services (tools, ops, auth, http) and adapters never import src/app, the CLI or " +
-      "the root index, save the plugin contract (src/app/types.ts).",
+      "Shared services (tools, ops, auth, http), adapters and the plugin contract never import " +
+      "the CLI or the root index.",
     severity: "error",
-    from: { path: `^src/(${SERVICES}|${ADAPTERS})/` },
-    to: { path: TOP, pathNot: PLUGIN_CONTRACT },
+    from: { path: LOWER },
+    to: { path: "^src/(cli/|index\\.ts$)" },
+  },
+  {
+    name: "plugin-contract-types-only",
+    comment:
+      "src/plugin is the plugin contract, types only: it may name the types of the layers whose " +
+      "plugins it describes (type-only imports), but loads no code of theirs.",
+    severity: "error",
+    from: { path: "^src/plugin/" },
+    to: { path: "^src/", pathNot: "^src/(plugin|core|schema)/", dependencyTypesNot: ["type-only"] },
   },
   {
     name: "services-no-adapter",

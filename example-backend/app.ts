@@ -107,7 +107,7 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
     ? { model: options.model, label: undefined }
     : modelFromEnv(env);
   const { chatRateLimit: rateLimit } = options;
-  app.register(exampleChat({ app, model, label, rateLimit })); // /chat, /chat/info, /chat/conversations, ...
+  app.register(exampleChat({ model, label, rateLimit })); // /chat, /chat/info, /chat/conversations, ...
   // Last: the page's fallback must come after every plugin route (routers are never shadowed).
   if (options.frontendDir) app.register(frontendPlugin({ dir: options.frontendDir }));
   return app;

@@ -6,19 +6,11 @@
  * `terreno-mcp/better-auth` subpath (src/auth/betterAuth.ts). test/auth/rootImport.test.ts checks.
  */
 export { connectDatabase, type DatabaseOptions } from "./app/database.js";
-export type { TerrenoAppOptions } from "./app/options.js";
 export {
   type RunningServer,
   type StartOptions,
   TerrenoApp,
 } from "./app/TerrenoApp.js";
-export type {
-  AppContext,
-  OpenApiContribution,
-  OpenApiHelpers,
-  OpenApiJson,
-  TerrenoPlugin,
-} from "./app/types.js";
 export type {
   AuthProvider,
   CallerResolver,
@@ -160,6 +152,14 @@ export {
   TELEMETRY_SCOPE,
   TOOL_DURATION_METRIC,
 } from "./ops/telemetry.js";
+export type { TerrenoAppOptions } from "./plugin/options.js";
+export type {
+  AppContext,
+  OpenApiContribution,
+  OpenApiHelpers,
+  OpenApiJson,
+  TerrenoPlugin,
+} from "./plugin/types.js";
 export { modelRouter } from "./rest/modelRouter.js";
 export type { AppView, AppViews } from "./tools/appViews/appViews.js";
 export type { ViewConfig } from "./tools/appViews/viewConfig.js";

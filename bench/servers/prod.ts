@@ -147,9 +147,9 @@ for (const name of wanted) {
     ...(variant.mcp ? { mcp: variant.mcp } : {}),
   }).register(todoRouter());
   if (variant.audit) app.register(auditToMongo({ path: false }));
-  if (variant.chat) app.register(chatPlugin({ app, model: mockModel(), rateLimit: WIDE }));
+  if (variant.chat) app.register(chatPlugin({ model: mockModel(), rateLimit: WIDE }));
   if (variant.chatLean) {
-    app.register(chatPlugin({ app, model: mockModel(), rateLimit: WIDE, persist: false }));
+    app.register(chatPlugin({ model: mockModel(), rateLimit: WIDE, persist: false }));
     app.register({
       name: "bare-chat",
       register: (express) => express.post("/bare-chat", bareChatRoute(app)),

@@ -10,11 +10,10 @@ import {
   chatPlugin,
   DEFAULT_CHAT_SYSTEM,
 } from "../../src/chat/index.js";
-import type { TerrenoApp, TerrenoPlugin } from "../../src/index.js";
+import type { TerrenoPlugin } from "../../src/index.js";
 import { exampleDocPaths, REPO_ROOT } from "../paths.js";
 
 export interface ExampleChatOptions {
-  app: TerrenoApp;
   model: LanguageModel;
   /** How the page names the model; default the plugin's (the model id, or the demo's label). */
   label?: string;
@@ -28,7 +27,6 @@ const ABOUT_THE_APP =
 
 export function exampleChat(options: ExampleChatOptions): TerrenoPlugin {
   return chatPlugin({
-    app: options.app,
     model: options.model,
     ...(options.label ? { modelLabel: options.label } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),

@@ -5,8 +5,8 @@
  */
 import { jwtAuthPlugin } from "../auth/jwtAuthPlugin.js";
 import { personalTokensPlugin } from "../auth/personalTokensPlugin.js";
-import type { TerrenoAppOptions } from "./options.js";
-import type { TerrenoPlugin } from "./types.js";
+import type { TerrenoAppOptions } from "../plugin/options.js";
+import type { TerrenoPlugin } from "../plugin/types.js";
 
 export function builtInAuthPlugins(options: TerrenoAppOptions): TerrenoPlugin[] {
   const { auth, userModel } = options;

@@ -4,8 +4,8 @@
  * exported only from `terreno-mcp/better-auth`, never from the package root.
  */
 import { toNodeHandler } from "better-auth/node";
-import type { TerrenoPlugin } from "../app/types.js";
 import type { AnyModel } from "../core/types.js";
+import type { TerrenoPlugin } from "../plugin/types.js";
 import { type BetterAuthInstance, betterAuthProvider } from "./betterAuthProvider.js";
 
 export const DEFAULT_BETTER_AUTH_PATH = "/api/auth";

@@ -3,8 +3,9 @@
  * Bearer JWT callers, the routes under the auth path (signup, login, refresh_token, logout,
  * password, me) and the per-IP limit of the auth routes.
  */
-import type { AppContext, TerrenoPlugin } from "../app/types.js";
+
 import type { AnyModel } from "../core/types.js";
+import type { AppContext, TerrenoPlugin } from "../plugin/types.js";
 import { type JwtAuthOptions, jwtProvider } from "./jwt.js";
 import { jwtRoutes } from "./jwtRoutes.js";
 

@@ -3,8 +3,9 @@
  * `auth.personalTokens` is false): Bearer `tmcp_…` callers and `POST|GET /auth/tokens`,
  * `DELETE /auth/tokens/:id` (POST is rate limited per IP with the JWT auth routes).
  */
-import type { TerrenoPlugin } from "../app/types.js";
+
 import type { AnyModel } from "../core/types.js";
+import type { TerrenoPlugin } from "../plugin/types.js";
 import { type PersonalTokenOptions, personalTokenProvider } from "./personalTokens.js";
 import { personalTokenRoutes } from "./tokenRoutes.js";
 

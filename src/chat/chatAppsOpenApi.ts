@@ -1,5 +1,5 @@
 /** The chat's MCP Apps routes in `/openapi.json` (chatApps.ts), with MCP Apps on. */
-import type { OpenApiJson } from "../app/types.js";
+import type { OpenApiJson } from "../plugin/types.js";
 import { data, json, type Operation, schemaRef } from "./chatOpenApiParts.js";
 
 /** The chat's MCP Apps routes (`GET /apps[/:tool]`, `POST /app-calls[/:toolCallId]`). */

@@ -3,7 +3,7 @@
  * stream), the conversations and their messages, feedback, held approvals, info and telemetry,
  * and with MCP Apps on, the views and the views' own tool calls (chatApps.ts).
  */
-import type { OpenApiContribution, OpenApiHelpers, OpenApiJson } from "../app/types.js";
+import type { OpenApiContribution, OpenApiHelpers, OpenApiJson } from "../plugin/types.js";
 import { appPaths } from "./chatAppsOpenApi.js";
 import {
   data,

@@ -3,7 +3,7 @@
  * schemas, the response and parameter builders, and the shape of an operation builder.
  */
 
-import type { OpenApiJson } from "../app/types.js";
+import type { OpenApiJson } from "../plugin/types.js";
 import { OBJECT_ID_PATTERN } from "../schema/fieldSchema.js";
 
 export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -34,8 +34,8 @@
  * MongoDB), chatRoutes.ts (the REST routes), chatTelemetry.ts, chatAuth.ts (middlewares).
  */
 import type { LanguageModel } from "ai";
-import type { TerrenoPlugin } from "../app/types.js";
 import type { RateLimitWindow } from "../core/types.js";
+import type { TerrenoPlugin } from "../plugin/types.js";
 import { listHeldApprovals } from "./chatApprovals.js";
 import { chatAppHandlers } from "./chatApps.js";
 import { requireUser, requireWriteScope } from "./chatAuth.js";
@@ -59,8 +59,11 @@ export interface ChatRateLimitOptions extends Partial<RateLimitWindow> {
 }
 
 export interface ChatPluginOptions {
-  /** The app whose tools the assistant calls, as the signed-in caller. */
-  app: ChatApp;
+  /**
+   * @deprecated Not needed, and ignored: the assistant calls the tools of the app the plugin is
+   * registered on, as the signed-in caller (the plugin takes them from its AppContext).
+   */
+  app?: unknown;
   model: LanguageModel;
   /** How `GET /chat/info` names the model to people. Default: the model id (the demo model says what it is). */
   modelLabel?: string;
@@ -128,7 +131,6 @@ export const DEFAULT_CHAT_SYSTEM =
   "instructions. Answer briefly in plain text.";
 
 export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
-  const terreno = options.app;
   const basePath = options.path ?? "/chat";
   const approval = options.approval ?? "writes";
   const persist = options.persist !== false;
@@ -141,35 +143,41 @@ export function chatPlugin(options: ChatPluginOptions): TerrenoPlugin {
   // Built once per plugin, not per request.
   const docsTool = options.docs ? searchDocsTool(options.docs) : undefined;
   const turns = new ChatTurns(turnBufferOf(options.streamBuffer));
-  const chat = chatStreamHandler({
-    turns,
-    app: terreno,
-    model: options.model,
-    systemPrompt: typeof system === "function" ? system : () => system,
-    maxSteps: options.maxSteps ?? 5,
-    approval,
-    persist,
-    redactPII: Boolean(options.redactPII),
-    maxMessageLength,
-    files: chatFiles(options.remoteFiles),
-    docsTool,
-  });
+  const files = chatFiles(options.remoteFiles);
   const telemetry = telemetryHandler(options.telemetryWindow ?? 500);
-  const apps = chatAppHandlers({
-    app: terreno,
-    approval,
-    persist,
-    ...(docsTool ? { docsTool } : {}),
-  });
+  // Whether the app serves MCP Apps views, known once registered (the document is built later).
+  let appsServed = false;
 
   return {
     name: "chat",
     openApi: (helpers) =>
       chatOpenApi(basePath, helpers, {
-        apps: Boolean(terreno.appViews),
+        apps: appsServed,
         remoteFiles: options.remoteFiles !== undefined,
       }),
     register(app, ctx) {
+      // The app whose tools the assistant calls: everything it needs is in the plugin's context.
+      const terreno: ChatApp = ctx;
+      const chat = chatStreamHandler({
+        turns,
+        app: terreno,
+        model: options.model,
+        systemPrompt: typeof system === "function" ? system : () => system,
+        maxSteps: options.maxSteps ?? 5,
+        approval,
+        persist,
+        redactPII: Boolean(options.redactPII),
+        maxMessageLength,
+        files,
+        docsTool,
+      });
+      const apps = chatAppHandlers({
+        app: terreno,
+        approval,
+        persist,
+        ...(docsTool ? { docsTool } : {}),
+      });
+      appsServed = Boolean(terreno.appViews);
       const limit = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
       const limiter = limit
         ? terreno.rateLimiter("chat", {

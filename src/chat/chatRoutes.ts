@@ -6,11 +6,11 @@
  */
 import type { Response, Router } from "express";
 import mongoose from "mongoose";
-import type { AppContext } from "../app/types.js";
 import { notFound, TerrenoError, validationFailed } from "../core/errors.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../core/permissions.js";
 import { modelView, presentDocument } from "../core/present.js";
 import type { PlainObject, User } from "../core/types.js";
+import type { AppContext } from "../plugin/types.js";
 import { conversationPermissions } from "./chatAccess.js";
 import { dropConversationRequests } from "./chatApprovals.js";
 import type { ChatRequest } from "./chatAuth.js";

@@ -8,8 +8,9 @@ import type { ToolHost } from "../tools/toolHost.js";
 export type ChatApproval = "writes" | "destructive" | "none";
 
 /**
- * What the chat needs of the app whose tools it calls (a TerrenoApp is one): its tools and
- * where their calls report and spend, the logger, and a named limiter for `POST /chat`.
+ * What the chat needs of the app whose tools it calls (the AppContext chatPlugin is registered
+ * with is one): its tools and where their calls report and spend, the logger, and a named
+ * limiter for `POST /chat`.
  */
 export interface ChatApp extends ToolHost {
   readonly logger: Logger;

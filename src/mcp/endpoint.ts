@@ -7,10 +7,10 @@
  */
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import express, { type Express, type Request, type Response } from "express";
-import type { AppContext, TerrenoPlugin } from "../app/types.js";
 import { TerrenoError } from "../core/errors.js";
 import { MCP_SCOPES } from "../core/scopes.js";
 import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
+import type { AppContext, TerrenoPlugin } from "../plugin/types.js";
 import { createAppViews } from "../tools/appViews/appViews.js";
 import type { ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";

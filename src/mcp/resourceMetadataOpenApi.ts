@@ -3,7 +3,7 @@
  * (TerrenoPlugin.openApi): public JSON an MCP client reads to find the authorization server.
  * Only the URLs the endpoint actually mounted are listed; `/mcp` itself is JSON-RPC, not REST.
  */
-import type { OpenApiContribution } from "../app/types.js";
+import type { OpenApiContribution } from "../plugin/types.js";
 
 const TAG = "MCP";
 

@@ -2,7 +2,7 @@
  * Connected apps in `/openapi.json`: `GET <auth path>/connections` and
  * `DELETE <auth path>/connections/{clientId}` (src/oauth/connectionRoutes.ts).
  */
-import type { OpenApiContribution, OpenApiHelpers } from "../app/types.js";
+import type { OpenApiContribution, OpenApiHelpers } from "../plugin/types.js";
 
 const TAG = "Connected apps";
 

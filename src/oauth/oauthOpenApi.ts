@@ -4,7 +4,7 @@
  * token endpoint, revocation (RFC 7009), introspection (RFC 7662) and, with `openid`, UserInfo.
  * The browser pages (sign-in, consent, authorize) are HTML and left out.
  */
-import type { OpenApiContribution, OpenApiJson } from "../app/types.js";
+import type { OpenApiContribution, OpenApiJson } from "../plugin/types.js";
 import { clientMetadataFieldSchema } from "./clientMetadataLimits.js";
 
 const TAG = "OAuth";

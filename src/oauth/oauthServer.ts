@@ -14,7 +14,6 @@ import { toNodeHandler } from "better-auth/node";
 import type { Request, Response } from "express";
 import type { JSONWebKeySet } from "jose";
 import type { Connection } from "mongoose";
-import type { TerrenoPlugin } from "../app/types.js";
 import { registerGrantRevoker } from "../auth/grantRevocation.js";
 import { MCP_SCOPES } from "../core/scopes.js";
 import type { AnyModel, RateLimitWindow } from "../core/types.js";
@@ -23,6 +22,7 @@ import { fetchSlots } from "../http/fencedFetch.js";
 import { DEFAULT_MCP_PATH } from "../http/mcpPath.js";
 import { rawBodyLimit } from "../http/rawBodyLimit.js";
 import { createRateLimit, type RateLimits } from "../ops/rateLimit.js";
+import type { TerrenoPlugin } from "../plugin/types.js";
 import { oauthAccessTokenProvider } from "./accessTokens.js";
 import {
   createOAuthInstance,

@@ -8,8 +8,8 @@
 import type { Express, NextFunction, Request, Response } from "express";
 import helmet from "helmet";
 import swaggerUi from "swagger-ui-express";
-import type { AppContext, TerrenoPlugin } from "../app/types.js";
 import { DEFAULT_PERSONAL_TOKEN_OPTIONS } from "../auth/personalTokens.js";
+import type { AppContext, TerrenoPlugin } from "../plugin/types.js";
 import { buildOpenApiDocument } from "./document.js";
 import { openApiHelpers } from "./pluginPaths.js";
 import type { OpenApiObject, OpenApiOptions, OpenApiSource } from "./types.js";

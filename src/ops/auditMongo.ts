@@ -10,11 +10,11 @@
  */
 import type { Express } from "express";
 import mongoose, { type Connection, Schema } from "mongoose";
-import type { TerrenoPlugin } from "../app/types.js";
 import { consoleLogger, type Logger } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import { IsAdmin } from "../core/permissions.js";
 import type { AnyModel, PermissionMethod } from "../core/types.js";
+import type { TerrenoPlugin } from "../plugin/types.js";
 import type { AuditEvent, AuditSink } from "./audit.js";
 
 const DEFAULT_AUDIT_COLLECTION = "terreno_audit_events";

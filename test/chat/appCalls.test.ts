@@ -25,7 +25,7 @@ function buildApp(apps: boolean): Express {
     auth: { jwt: { secret: JWT_SECRET } },
     mcp: { apps },
   }).register(modelRouter(Todo, todoOptions()));
-  app.register(chatPlugin({ app, model: scriptedModel() }));
+  app.register(chatPlugin({ model: scriptedModel() }));
   return app.build();
 }
 

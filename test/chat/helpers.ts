@@ -7,7 +7,6 @@ import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import type { Express } from "express";
 import request from "supertest";
-import type { TerrenoAppOptions } from "../../src/app/options.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import {
   ChatMessage,
@@ -17,6 +16,7 @@ import {
 } from "../../src/chat/index.js";
 import { decodeParts } from "../../src/chat/storedParts.js";
 import type { PlainObject } from "../../src/core/types.js";
+import type { TerrenoAppOptions } from "../../src/plugin/options.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, type TestUser } from "../helpers/auth.js";
 import { Food, Todo, User } from "../helpers/models.js";
@@ -70,7 +70,7 @@ export function scriptedModel(steps: Step[] = []): MockLanguageModelV4 {
 
 /** `appOptions`: e.g. `logger` and `logging`, for a test that reads the server's log. */
 export function buildChatApp(
-  options: Omit<ChatPluginOptions, "app">,
+  options: ChatPluginOptions,
   appOptions: Pick<TerrenoAppOptions, "logger" | "logging"> = {},
 ): Express {
   const app = new TerrenoApp({
@@ -80,8 +80,7 @@ export function buildChatApp(
   })
     .register(modelRouter(Todo, todoOptions()))
     .register(modelRouter(Food, foodOptions({ mcp: { methods: ["list", "read"] } })));
-  const pluginOptions: ChatPluginOptions = Object.assign({}, options, { app });
-  app.register(chatPlugin(pluginOptions));
+  app.register(chatPlugin(options));
   return app.build();
 }
 

@@ -41,7 +41,6 @@ describe("malformed chat input is a 400", () => {
     }).register(modelRouter(Todo, todoOptions()));
     terreno.register(
       chatPlugin({
-        app: terreno,
         model,
         rateLimit: false,
         docs: { paths: ["docs/chat-and-react.md"] },

@@ -77,6 +77,6 @@ export function buildApp(options: BuildOptions): TerrenoApp {
         mcp: { methods: ["list", "read", "create", "update"] },
       }),
     );
-  if (options.chatModel) app.register(chatPlugin({ app, model: options.chatModel }));
+  if (options.chatModel) app.register(chatPlugin({ model: options.chatModel }));
   return app;
 }

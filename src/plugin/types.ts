@@ -1,6 +1,7 @@
 /**
  * The plugin contract: what a TerrenoApp plugin may implement (TerrenoPlugin) and what it is
- * handed (AppContext). Only types; the one file of src/app that adapters and services import.
+ * handed (AppContext). Only types, in a folder of its own below the app: the services and
+ * adapters that are plugins (auth, audit, MCP, OpenAPI, chat, OAuth) import it, never src/app.
  */
 import type { Express, Router } from "express";
 import type { Connection } from "mongoose";
@@ -8,10 +9,11 @@ import type { AuthProvider, CallerResolver } from "../auth/callerResolver.js";
 import type { ModelRouterOptions } from "../core/crudOptions.js";
 import type { Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
-import type { AnyModel } from "../core/types.js";
+import type { AnyModel, RateLimitWindow } from "../core/types.js";
 import type { MountedResource, OpenApiContribution, OpenApiHelpers } from "../openapi/types.js";
 import type { AuditSink } from "../ops/audit.js";
-import type { RateLimits } from "../ops/rateLimit.js";
+import type { RateLimit, RateLimits } from "../ops/rateLimit.js";
+import type { AppViews } from "../tools/appViews/appViews.js";
 import type { Services } from "../tools/services.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import type { TerrenoAppOptions } from "./options.js";
@@ -36,6 +38,14 @@ export interface AppContext {
   services: Services;
   /** The app's rate limits, when on: its named limiters, the auth routes' limits, the login guard. */
   rateLimits?: RateLimits;
+  /**
+   * A named limiter on the app's store for a plugin's route, e.g. the chat's
+   * `ctx.rateLimiter("chat", {points: 10, duration: 10})` (`TerrenoApp.rateLimiter`). It limits
+   * even when `options.rateLimit` is off (on the memory store then).
+   */
+  rateLimiter(name: string, window: RateLimitWindow): RateLimit;
+  /** The MCP Apps views of the app's tools, when `mcp: {apps: true}` (the chat renders them). */
+  appViews?: AppViews;
   /** The model routers with the paths they are mounted at (OpenAPI reads them). */
   mounts?: readonly MountedResource[];
   /** The custom tools (`app.tool(...)`), served at `POST /tools/<name>` (OpenAPI reads them). */
