@@ -7,8 +7,8 @@
  * the framework sets, on the id and on a field the tools see, never on a hidden one.
  */
 import mongoose from "mongoose";
-import { runList } from "../core/operations/list.js";
 import { callerView } from "../core/callerView.js";
+import { runList } from "../core/operations/list.js";
 import type { Resource } from "../core/resource.js";
 import type { PlainObject, RequestContext } from "../core/types.js";
 import type { Completion } from "./resourceProviders.js";

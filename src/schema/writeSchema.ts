@@ -333,9 +333,7 @@ export function writeSchema(
       options.mode === "update" &&
       !options.hidden.isHidden(field.path) &&
       !UNREAD_SYSTEM_KEYS.has(field.path.split(".").at(-1) ?? "") &&
-      (field.system ||
-        isReadOnly(field) ||
-        (description.softDelete && field.path === "deleted")),
+      (field.system || isReadOnly(field) || (description.softDelete && field.path === "deleted")),
   };
   const level: Level = { requireable: options.mode === "create", patch: true };
   const root = objectSchema(description.fields, ctx, level) ?? {
