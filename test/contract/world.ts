@@ -118,10 +118,10 @@ const invoiceSchema = new Schema({
   costCents: Number,
   ownerId: { type: Schema.Types.ObjectId, ref: "User" },
 });
-export const Invoice = mongoose.models.Invoice ?? mongoose.model("Invoice", invoiceSchema);
+const Invoice = mongoose.models.Invoice ?? mongoose.model("Invoice", invoiceSchema);
 
 /** Who may see an invoice's cost: filled with alice's id by createWorld. */
-export const COST_READERS = new Set<string>();
+const COST_READERS = new Set<string>();
 const seesCost: PermissionMethod = (_method, user) => Boolean(user && COST_READERS.has(user.id));
 
 // ---- Hooks the cases observe ----------------------------------------------------------------
