@@ -26,8 +26,6 @@ export interface FieldDenials {
   update: readonly string[];
 }
 
-export const NO_DENIALS: FieldDenials = { read: [], create: [], update: [] };
-
 type Rules = Readonly<Record<string, FieldRule | undefined>>;
 
 function checksOf(
