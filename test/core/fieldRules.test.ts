@@ -36,6 +36,14 @@ const Part =
     }),
   );
 
+/** Populates a part, asking for its cost too. */
+const Crate =
+  mongoose.models.Crate ??
+  mongoose.model(
+    "Crate",
+    new Schema({ label: String, part: { type: Schema.Types.ObjectId, ref: "Part" } }),
+  );
+
 type Props = Record<string, { readOnly?: boolean }>;
 
 function buildApp(): TerrenoApp {
@@ -43,19 +51,27 @@ function buildApp(): TerrenoApp {
     userModel: User,
     auth: { jwt: { secret: JWT_SECRET } },
     mcp: { discovery: true },
-  }).register(
-    modelRouter(Part, {
-      permissions: {
-        list: [IsAuthenticated],
-        read: [IsAuthenticated],
-        create: [IsAuthenticated],
-        update: [IsAuthenticated],
-      },
-      queryFields: ["name", "costCents"],
-      fields: { costCents: { read: [IsAdmin] }, marginCents: { write: [IsAdmin] } },
-      mcp: { methods: ["list", "read", "create", "update"] },
-    }),
-  );
+  })
+    .register(
+      modelRouter(Crate, {
+        permissions: { read: [IsAuthenticated] },
+        populatePaths: [{ path: "part", fields: ["name", "costCents"] }],
+        mcp: { methods: ["read"] },
+      }),
+    )
+    .register(
+      modelRouter(Part, {
+        permissions: {
+          list: [IsAuthenticated],
+          read: [IsAuthenticated],
+          create: [IsAuthenticated],
+          update: [IsAuthenticated],
+        },
+        queryFields: ["name", "costCents"],
+        fields: { costCents: { read: [IsAdmin] }, marginCents: { write: [IsAdmin] } },
+        mcp: { methods: ["list", "read", "create", "update"] },
+      }),
+    );
 }
 
 describe("field rules and immutable fields in the catalogs", () => {
@@ -131,6 +147,18 @@ describe("field rules and immutable fields in the catalogs", () => {
       .set("Authorization", `Bearer ${alice.token}`);
     assert.equal(rest.status, 200);
     assert.equal(rest.text.includes(String(SECRET_COST)), false);
+  });
+
+  test("a populate selection naming the field leaves it out, for every caller", async () => {
+    const crate = await Crate.create({ label: "c", part: partId });
+    for (const user of [alice, admin]) {
+      const res = await request(app.build())
+        .get(`/crates/${crate._id}`)
+        .set("Authorization", `Bearer ${user.token}`);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.part.name, "bolt");
+      assert.equal(res.text.includes(String(SECRET_COST)), false, res.text);
+    }
   });
 
   test("a write rule: a caller it refuses may not change the field, one it allows may", async () => {
