@@ -21,7 +21,10 @@ export async function callerView(
   const surface = surfaceOf(ctx.transport);
   const rules = resource.options.fields;
   if (!rules || Object.keys(rules).length === 0) return resource.views[surface];
-  const key = `${surface}:${await fieldVerdicts(rules, ctx.user)}`;
+  const answers = await fieldVerdicts(rules, ctx.user);
+  // Denied every rule: the view built for every caller.
+  if (!answers.includes("1")) return resource.views[surface];
+  const key = `${surface}:${answers}`;
   let views = byResource.get(resource);
   if (!views) {
     views = new Map();
@@ -29,12 +32,7 @@ export async function callerView(
   }
   let view = views.get(key);
   if (!view) {
-    view = buildView(
-      surface,
-      resource.description,
-      resource.options,
-      denialsOf(rules, key.slice(key.indexOf(":") + 1)),
-    );
+    view = buildView(surface, resource.description, resource.options, denialsOf(rules, answers));
     if (views.size >= MAX_VIEWS) views.delete(views.keys().next().value as string);
     views.set(key, view);
   }
