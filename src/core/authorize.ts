@@ -3,6 +3,8 @@
  * surface (405), then the one verdict (src/core/verdict.ts: anonymous 401, token scope 403,
  * method-level permissions 401/403). Returns the view the rest of the operation is judged by.
  */
+
+import { callerView } from "./callerView.js";
 import { methodNotAllowed } from "./errors.js";
 import { isWrite } from "./isWrite.js";
 import { type Resource, viewFor } from "./resource.js";
@@ -31,5 +33,6 @@ export async function authorize(
   // The view holds only enabled methods (permissions set and non-empty).
   if (!view.methods.has(method)) throw methodNotAllowed(method);
   await assertAllowed(crudAccess(resource, view, method), ctx);
-  return view;
+  // The rest of the operation sees what this caller's field rules let them see.
+  return callerView(resource, ctx);
 }

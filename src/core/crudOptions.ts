@@ -3,6 +3,7 @@
  * joins the core's types with the action shapes (actionTypes.ts), which import the core's types.
  */
 import type { ActionConfig } from "./actionTypes.js";
+import type { FieldRule } from "./fieldRules.js";
 import type { ModelPath, ModelSort } from "./modelPaths.js";
 import type {
   AnyModel,
@@ -52,6 +53,13 @@ export interface CrudOptions<TRaw = unknown, TDoc = DocumentOf<TRaw>> extends Cr
   populatePaths?: PopulatePath<TRaw>[];
   /** Fields no client may write (e.g. an owner set by a hook). Writes naming them get a 400. */
   readOnlyFields?: ModelPath<TRaw>[];
+  /**
+   * Per-role field rules: who may read and who may write a field, each a list of permission
+   * methods like `permissions`' (`{costCents: {read: [IsAdmin]}}`), called with no document.
+   * A field a caller may not read is absent from everything they see and refused as an unknown
+   * field; one they may not write is read-only to them. See src/core/fieldRules.ts.
+   */
+  fields?: Partial<Record<ModelPath<TRaw>, FieldRule<TDoc>>>;
   responseHandler?: ResponseHandler;
   /** Opt this model in to MCP and AI tools. */
   mcp?: MCPConfig<TRaw>;

@@ -8,7 +8,9 @@ import { createHiddenFields, type HiddenFields } from "../schema/hiddenFields.js
 import { writeSchema } from "../schema/jsonSchema.js";
 import type { FieldDescriptor, ModelDescription } from "../schema/types.js";
 import { lazyValidator } from "../schema/validator.js";
+import { readOnlyMatcher } from "../schema/writeSchema.js";
 import type { CrudOptions } from "./crudOptions.js";
+import { allDenied, type FieldDenials } from "./fieldRules.js";
 import { listInputContract } from "./listSchema.js";
 import { isMethodEnabled } from "./permissions.js";
 import { CRUD_METHODS, type CrudMethod, type ViewName } from "./types.js";
@@ -68,15 +70,24 @@ function methodsFor(options: CrudOptions, surface: ViewName): Set<CrudMethod> {
   return new Set(enabled.filter((method) => opted.includes(method)));
 }
 
+/**
+ * `denied`: the fields this view's callers may not read or write (fieldRules.ts). By default
+ * every rule's field, as for a caller who passes none: the view built once per resource.
+ */
 export function buildView(
   surface: ViewName,
   description: ModelDescription,
   options: CrudOptions,
+  denied: FieldDenials = allDenied(options.fields),
 ): SurfaceView {
   const excluded = surface === "tools" ? (options.mcp?.excludeFields ?? []) : [];
-  const hidden = createHiddenFields(excluded, description);
-  const readOnlyFields = options.readOnlyFields ?? [];
-  const createSchema = writeSchema(description, { hidden, readOnlyFields, mode: "create" });
+  const hidden = createHiddenFields(excluded, description, denied.read);
+  const readOnlyFields = [...(options.readOnlyFields ?? []), ...denied.update];
+  const createSchema = writeSchema(description, {
+    hidden,
+    readOnlyFields: [...(options.readOnlyFields ?? []), ...denied.create],
+    mode: "create",
+  });
   const updateSchema = writeSchema(description, {
     hidden,
     readOnlyFields,
@@ -100,6 +111,7 @@ export function buildView(
     defaultLimit: Math.min(options.defaultLimit ?? DEFAULT_LIMIT, maxLimit),
     maxLimit,
     anonymous: anonymousFor(options, surface),
+    readOnlyPath: readOnlyMatcher(readOnlyFields),
     createSchema,
     updateSchema,
     validateCreate: lazyValidator(createSchema),

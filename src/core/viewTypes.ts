@@ -22,6 +22,11 @@ export interface SurfaceView {
   maxLimit: number;
   /** Whether a caller with no user may reach the permission checks at all. */
   anonymous: boolean;
+  /**
+   * Whether a path (at any depth, as descriptors name it) is read-only to this view's callers:
+   * `readOnlyFields`. Immutable fields are apart: a new array item may still set them.
+   */
+  readOnlyPath: (path: string) => boolean;
   createSchema: JsonSchema;
   updateSchema: JsonSchema;
   validateCreate: Validator;

@@ -7,8 +7,9 @@
  * the framework sets, on the id and on a field the tools see, never on a hidden one.
  */
 import mongoose from "mongoose";
+import { callerView } from "../core/callerView.js";
 import { runList } from "../core/operations/list.js";
-import { type Resource, viewFor } from "../core/resource.js";
+import type { Resource } from "../core/resource.js";
 import type { PlainObject, RequestContext } from "../core/types.js";
 import type { Completion } from "./resourceProviders.js";
 
@@ -54,7 +55,7 @@ export async function completeRecordId(
 ): Promise<Completion> {
   const match = matchFor(titleField, value.slice(0, MAX_TYPED));
   if (!match) return { values: [], total: 0, hasMore: false };
-  const view = viewFor(resource, ctx.transport);
+  const view = await callerView(resource, ctx);
   const result = await runList(resource, view, ctx, {
     limit: Math.min(COMPLETION_LIMIT, view.maxLimit),
     ...(view.sortable.includes("id") ? { sort: "-id" } : {}),

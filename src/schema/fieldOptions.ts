@@ -1,6 +1,6 @@
 /**
  * Reads the constraint options of one SchemaType (enum, lengths, min/max, match, default,
- * ref, description, select, unique) into FieldDescriptor fields. Raw options are read, not
+ * ref, description, select, unique, immutable) into FieldDescriptor fields. Raw options are read, not
  * validators, because their shape is the same in Mongoose 8 and 9.
  */
 import {
@@ -24,6 +24,7 @@ type Constraints = Pick<
   | "ref"
   | "selectFalse"
   | "unique"
+  | "immutable"
   | "description"
   | "default"
 >;
@@ -106,6 +107,8 @@ export function readConstraints(instance: string, schemaType: UnknownRecord): Co
         ? true
         : undefined,
     default: isJsonSafe(options.default) ? options.default : undefined,
+    // Only `immutable: true`: a function decides per document, which no schema can state.
+    immutable: options.immutable === true ? true : undefined,
   };
   if (instance === "String") {
     const match = matchOption(options.match);

@@ -43,12 +43,14 @@ function setOwn(target: PlainRecord, key: string, value: unknown): void {
   }
 }
 
+/** `exactPaths`: locations hidden where they are only, even when undotted (field rules). */
 export function createHiddenFields(
   excludeFields: readonly string[],
   description: ModelDescription,
+  exactPaths: readonly string[] = [],
 ): HiddenFields {
   const bareNames = new Set<string>();
-  const paths = new Set<string>();
+  const paths = new Set<string>(exactPaths);
   for (const entry of excludeFields) {
     const name = entry.trim();
     if (name === "") continue;

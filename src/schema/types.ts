@@ -42,6 +42,11 @@ export interface FieldDescriptor {
   selectFalse?: boolean;
   /** `unique: true` on the path: a second document with the same value is a conflict. */
   unique?: boolean;
+  /**
+   * `immutable: true` in the schema: set on create (or in a new array item), never changed
+   * after. Update schemas show it `readOnly`, and the core refuses a different value.
+   */
+  immutable?: boolean;
   /** Schema-level description (from a `description` option on the path), if any. */
   description?: string;
   /** Array item type. */

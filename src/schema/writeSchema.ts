@@ -25,7 +25,12 @@ import type { FieldDescriptor, JsonSchema, ModelDescription } from "./types.js";
 
 export interface WriteSchemaOptions {
   hidden: HiddenFields;
-  /** Top-level names or dotted paths no client may write; they are left out of the schema. */
+  /**
+   * Top-level names or dotted paths (at any depth: `lines.unitPriceCents` inside array items,
+   * `prices.$*.cost` inside map values) no client may write: left out of a create schema, and
+   * `readOnly` in an update schema. Fields marked `immutable` in the model are `readOnly` in an
+   * update schema too.
+   */
   readOnlyFields?: readonly string[];
   mode: "create" | "update";
   /**
@@ -290,7 +295,8 @@ function fieldSchema(field: FieldDescriptor, ctx: Context, level: Level): Built 
 /** System keys a read never shows under these names (`_id` is shown as `id`). */
 const UNREAD_SYSTEM_KEYS = new Set(["_id", "__v"]);
 
-function readOnlyMatcher(readOnlyFields: readonly string[]): (path: string) => boolean {
+/** Whether a field's path is, or lies below, one of `readOnlyFields`. */
+export function readOnlyMatcher(readOnlyFields: readonly string[]): (path: string) => boolean {
   const exact = new Set(readOnlyFields);
   return (path) => {
     if (exact.has(path)) return true;
@@ -305,7 +311,10 @@ export function writeSchema(
   description: ModelDescription,
   options: WriteSchemaOptions,
 ): JsonSchema {
-  const isReadOnly = readOnlyMatcher(options.readOnlyFields ?? []);
+  const readOnlyPath = readOnlyMatcher(options.readOnlyFields ?? []);
+  // An immutable field is written on create only: an update body carries it back as read.
+  const isReadOnly = (field: FieldDescriptor) =>
+    readOnlyPath(field.path) || (options.mode === "update" && field.immutable === true);
   const topLevelExcluded = new Set([...description.systemFields, "id"]);
   if (description.softDelete) topLevelExcluded.add("deleted");
   const ctx: Context = {
@@ -316,7 +325,7 @@ export function writeSchema(
       // A subdocument's own `_id` stays writable (as `id`) so a read written back keeps
       // element identity.
       if (field.system && !field.path.endsWith("._id")) return true;
-      return options.hidden.isHidden(field.path) || isReadOnly(field.path);
+      return options.hidden.isHidden(field.path) || isReadOnly(field);
     },
     // Reads show timestamps, read-only fields and the soft-delete flag, never `_id` (as
     // such), `__v` or a hidden field.
@@ -324,9 +333,7 @@ export function writeSchema(
       options.mode === "update" &&
       !options.hidden.isHidden(field.path) &&
       !UNREAD_SYSTEM_KEYS.has(field.path.split(".").at(-1) ?? "") &&
-      (field.system ||
-        isReadOnly(field.path) ||
-        (description.softDelete && field.path === "deleted")),
+      (field.system || isReadOnly(field) || (description.softDelete && field.path === "deleted")),
   };
   const level: Level = { requireable: options.mode === "create", patch: true };
   const root = objectSchema(description.fields, ctx, level) ?? {

@@ -10,7 +10,8 @@ import type { ActionAnnotations, ActionConfig, CustomToolConfig } from "../core/
 import { isWrite } from "../core/isWrite.js";
 import { actionAccess, runAction } from "../core/operations/action.js";
 import { customToolAccess, runCustomTool } from "../core/operations/customTool.js";
-import { type Resource, viewFor } from "../core/resource.js";
+import { callerView } from "../core/callerView.js";
+import type { Resource } from "../core/resource.js";
 import { portableJsonSchema } from "../core/zodSchema.js";
 import { withArticle } from "../schema/article.js";
 import { OBJECT_ID_PATTERN } from "../schema/fieldSchema.js";
@@ -146,7 +147,7 @@ function actionToolDefinitions(resource: Resource): ActionToolDefinition[] {
         : {}),
       // The runner judged the call (`access`) before the handler runs: no second verdict.
       handler: async (args, ctx) => {
-        const view = viewFor(resource, ctx.transport);
+        const view = await callerView(resource, ctx);
         if (!instance) return { data: await runAction(resource, view, ctx, name, { input: args }) };
         const { id, ...rest } = args;
         return { data: await runAction(resource, view, ctx, name, { id, input: rest }) };

@@ -13,7 +13,7 @@ import { runRead } from "../core/operations/read.js";
 import { runRemove } from "../core/operations/remove.js";
 import { runUpdate } from "../core/operations/update.js";
 import type { Resource } from "../core/resource.js";
-import { viewFor } from "../core/resource.js";
+import { callerView } from "../core/callerView.js";
 import type { PlainObject, RequestContext, WriteRecord } from "../core/types.js";
 import type { ToolDefinition, ToolKind } from "./toolDefinitions.js";
 import { invalidArguments } from "./toolErrors.js";
@@ -66,7 +66,7 @@ async function runCrud(
 ): Promise<PlainObject> {
   const { resource } = tool;
   // The view the runner's verdict judged (`tool.access` was built on it): authorized once.
-  const view = viewFor(resource, ctx.transport);
+  const view = await callerView(resource, ctx);
   switch (tool.method) {
     case "list": {
       const { filter, sort, page, limit, populate } = input;

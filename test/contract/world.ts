@@ -12,6 +12,7 @@ import {
   IsAuthenticated,
   IsOwner,
   modelRouter,
+  OwnerQueryFilter,
   type PermissionMethod,
   type PlainObject,
   TerrenoApp,
@@ -93,6 +94,35 @@ const boardSchema = new Schema({
   ownerId: { type: Schema.Types.ObjectId, ref: "User" },
 });
 const Board = mongoose.models.Board ?? mongoose.model("Board", boardSchema);
+
+/**
+ * Issue #35's order, as a shop writes one: a price inside array items that only the server
+ * sets (`readOnlyFields: ["lines.unitPriceCents"]`), a store fixed at creation (`immutable`,
+ * also inside items), a map of read-only costs, and a cost only some callers may see
+ * (`fields: {costCents: {read}}`).
+ */
+const invoiceSchema = new Schema({
+  title: { type: String, required: true },
+  store: { type: String, immutable: true },
+  lines: [
+    {
+      sku: { type: String, required: true },
+      qty: { type: Number, default: 1 },
+      unitPriceCents: { type: Number, default: 0 },
+      addedIn: { type: String, immutable: true },
+    },
+  ],
+  /** Lines without ids: matched by position. */
+  notes: [new Schema({ text: String, stamp: String }, { _id: false })],
+  rates: { type: Map, of: new Schema({ label: String, cents: Number }, { _id: false }) },
+  costCents: Number,
+  ownerId: { type: Schema.Types.ObjectId, ref: "User" },
+});
+const Invoice = mongoose.models.Invoice ?? mongoose.model("Invoice", invoiceSchema);
+
+/** Who may see an invoice's cost: filled with alice's id by createWorld. */
+const COST_READERS = new Set<string>();
+const seesCost: PermissionMethod = (_method, user) => Boolean(user && COST_READERS.has(user.id));
 
 // ---- Hooks the cases observe ----------------------------------------------------------------
 
@@ -242,6 +272,22 @@ function buildContractApp(): TerrenoApp {
       }),
     )
     .register(
+      modelRouter(Invoice, {
+        permissions: {
+          list: [IsAuthenticated],
+          create: [IsAuthenticated],
+          read: [IsOwner],
+          update: [IsOwner],
+        },
+        queryFields: ["title", "store", "costCents"],
+        queryFilter: OwnerQueryFilter,
+        preCreate: (body, req) => ({ ...body, ownerId: req.user?.id }),
+        readOnlyFields: ["ownerId", "lines.unitPriceCents", "notes.stamp", "rates.$*.cents"],
+        fields: { costCents: { read: [seesCost] } },
+        mcp: { methods: ["list", "create", "read", "update"] },
+      }),
+    )
+    .register(
       modelRouter(Board, {
         permissions: { create: [IsAuthenticated], read: [IsOwner] },
         populatePaths: [{ path: "pinned" }],
@@ -369,6 +415,7 @@ export async function createWorld(): Promise<World> {
     bob: await account(express, "bob"),
     carol: await account(express, "carol"),
   };
+  COST_READERS.add(accounts.alice.userId);
   for (const todo of CAROL_TODOS) {
     await Todo.create({ ...todo, ownerId: accounts.carol.userId, internalNote: HIDDEN_NOTE });
   }
@@ -426,6 +473,21 @@ export async function seedProject(fields: PlainObject = {}): Promise<string> {
 
 export async function storedProject(id: string): Promise<PlainObject | null> {
   return Project.findById(id).lean<PlainObject>();
+}
+
+export async function seedInvoice(owner: Account, fields: PlainObject = {}): Promise<string> {
+  fixtureCounter += 1;
+  const doc = await Invoice.create({
+    title: `fixture invoice ${fixtureCounter}`,
+    ownerId: owner.userId,
+    ...fields,
+  });
+  return String(doc._id);
+}
+
+/** The stored invoice as plain JSON (ids as hex). */
+export async function storedInvoice(id: string): Promise<PlainObject> {
+  return JSON.parse(JSON.stringify(await Invoice.findById(id).lean<PlainObject>()));
 }
 
 export async function storedTodo(id: string): Promise<PlainObject | null> {

@@ -23,6 +23,8 @@ interface ScalarOptions {
   default?: string | number | boolean;
   /** Top-level, required strings only: optional unique fields would collide on "missing". */
   unique?: boolean;
+  /** `immutable: true`: set on create only (lockedPaths.test.ts marks some). */
+  immutable?: boolean;
 }
 
 export type FieldSpec =
@@ -211,6 +213,7 @@ function scalarDefinition(spec: ScalarField | ScalarSpec): Record<string, unknow
   const options = spec as ScalarOptions;
   if (options.required) definition.required = true;
   if (options.unique) definition.unique = true;
+  if (options.immutable) definition.immutable = true;
   if (options.default !== undefined) {
     definition.default = spec.kind === "date" ? new Date(String(options.default)) : options.default;
   }

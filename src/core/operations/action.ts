@@ -9,6 +9,7 @@
  */
 import type { z } from "zod";
 import type { ActionConfig } from "../actionTypes.js";
+import { callerView } from "../callerView.js";
 import { methodNotAllowed, TerrenoError, validationFailed } from "../errors.js";
 import { assertNoForbiddenKeys } from "../inputSafety.js";
 import { isWrite } from "../isWrite.js";
@@ -190,10 +191,9 @@ export function action(
   input: ActionInput,
 ): Promise<unknown> {
   const config = actionOf(resource, name);
-  const view = viewFor(resource, ctx.transport);
   return observed(resource, ctx, name, config, input, async () => {
-    await assertAllowed(actionAccess(view, name, config), ctx);
-    return actionSteps(resource, view, ctx, name, config, input);
+    await assertAllowed(actionAccess(viewFor(resource, ctx.transport), name, config), ctx);
+    return actionSteps(resource, await callerView(resource, ctx), ctx, name, config, input);
   });
 }
 

@@ -11,7 +11,7 @@ import { loadDocument } from "../loadDocument.js";
 import { applyMergePatch } from "../mergePatch.js";
 import { observeWrite } from "../observe.js";
 import { resolvePopulate } from "../populate.js";
-import { assertReadOnlyUnchanged } from "../readBack.js";
+import { checkReadOnly } from "../readBack.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import type { RequestContext } from "../types.js";
@@ -57,8 +57,13 @@ async function updateDocument(
   const doc = await loadDocument(resource, ctx, "update", input.id);
   // preUpdate receives the patch, postUpdate the patch and the document as it was.
   const checked = validateUpdateBody(view, input.body, resource.description);
-  assertReadOnlyUnchanged(checked.readOnly, resource.description.fields, doc);
-  let body = checked.patch;
+  let body = checkReadOnly(
+    checked,
+    view.updateSchema,
+    resource.description.fields,
+    doc,
+    view.readOnlyPath,
+  );
   if (options.preUpdate) {
     const changed = await options.preUpdate(body, ctx);
     if (changed === null) throw forbidden("This document may not be updated.");

@@ -3,6 +3,7 @@ import { actionResultCases } from "./actionResults.js";
 import { combinatorCases } from "./combinators.js";
 import { conflictCases } from "./conflicts.js";
 import { documentShapeCases } from "./documentShape.js";
+import { fieldRuleCases } from "./fieldRules.js";
 import { filterCases } from "./filters.js";
 import { foreignDocumentCases } from "./foreignDocuments.js";
 import { hiddenFieldCases } from "./hiddenFields.js";
@@ -38,6 +39,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...unknownKeyCases,
   ...foreignDocumentCases,
   ...textAndTimeCases,
+  ...fieldRuleCases,
 ];
 
 export type { ContractCase } from "./types.js";
