@@ -7,10 +7,10 @@
  */
 
 import type { ActionAnnotations, ActionConfig, CustomToolConfig } from "../core/actionTypes.js";
+import { callerView } from "../core/callerView.js";
 import { isWrite } from "../core/isWrite.js";
 import { actionAccess, runAction } from "../core/operations/action.js";
 import { customToolAccess, runCustomTool } from "../core/operations/customTool.js";
-import { callerView } from "../core/callerView.js";
 import type { Resource } from "../core/resource.js";
 import { portableJsonSchema } from "../core/zodSchema.js";
 import { withArticle } from "../schema/article.js";

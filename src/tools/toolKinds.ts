@@ -5,6 +5,7 @@
  * kind from which fields it has.
  */
 
+import { callerView } from "../core/callerView.js";
 import type { WriteTarget } from "../core/observe.js";
 import { runCreate } from "../core/operations/create.js";
 import { CUSTOM_TOOL_TARGET } from "../core/operations/customTool.js";
@@ -13,7 +14,6 @@ import { runRead } from "../core/operations/read.js";
 import { runRemove } from "../core/operations/remove.js";
 import { runUpdate } from "../core/operations/update.js";
 import type { Resource } from "../core/resource.js";
-import { callerView } from "../core/callerView.js";
 import type { PlainObject, RequestContext, WriteRecord } from "../core/types.js";
 import type { ToolDefinition, ToolKind } from "./toolDefinitions.js";
 import { invalidArguments } from "./toolErrors.js";
