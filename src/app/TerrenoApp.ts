@@ -29,6 +29,7 @@ import { openApiPlugin } from "../openapi/plugin.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
 import { type RateLimit, RateLimits, type RateLimitWindow } from "../ops/rateLimit.js";
 import { httpTelemetry, traceToolCall } from "../ops/telemetry.js";
+import { versionClaims } from "../ops/versionClaims.js";
 import { CUSTOM_TOOLS_PATH, customToolRouter } from "../rest/customToolRoutes.js";
 import { resourceOf, restRouter } from "../rest/modelRouter.js";
 import { customToolDefinition, withActionAndCustomTools } from "../tools/actionTools.js";
@@ -234,6 +235,7 @@ export class TerrenoApp {
         resources: this.resources,
         tools,
         tracer: traceToolCall,
+        versionClaims,
       };
     }
     return this.servicesCache as Services;

@@ -53,6 +53,11 @@ export interface CrudOptions<TRaw = unknown, TDoc = DocumentOf<TRaw>> extends Cr
   /** Fields no client may write (e.g. an owner set by a hook). Writes naming them get a 400. */
   readOnlyFields?: ModelPath<TRaw>[];
   responseHandler?: ResponseHandler;
+  /**
+   * Refuse updates and deletes that do not say which version they change (REST `If-Match` or
+   * `version` in the body; the tools' `version`): 428 `precondition_required`. Default false.
+   */
+  requireVersion?: boolean;
   /** Opt this model in to MCP and AI tools. */
   mcp?: MCPConfig<TRaw>;
   /**
