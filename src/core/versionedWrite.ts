@@ -29,8 +29,8 @@ import type { SurfaceView } from "./viewTypes.js";
 /** What a write returns when its conditional filter matched nothing. */
 export const STALE: unique symbol = Symbol("terreno-mcp.staleVersion");
 
-/** How often a writer finds its version claimed or moved before it gives up (409). */
-const ATTEMPTS = 25;
+/** How long a writer keeps finding its version claimed or moved before it gives up (409). */
+const CONTENTION_MS = 15_000;
 
 /** The refusal of a write whose precondition no longer holds, carrying the record as it is now. */
 async function staleVersion(
@@ -75,8 +75,8 @@ export function isStaleWrite(error: unknown): boolean {
 }
 
 /**
- * Makes the next `save()` or `deleteOne()` of `doc` conditional on its stored version, and the
- * save increment it. Returns the undo, for after the write (a later save by a hook is the app's).
+ * Makes the next `save()` or `deleteOne()` of `doc` conditional on its stored version, and a
+ * save that changes something increment it. Returns the undo, for after the write (a later save by a hook is the app's).
  */
 export function conditionOn(resource: Resource, doc: StoredDocument): () => void {
   const key = versionKey(resource);
@@ -84,7 +84,9 @@ export function conditionOn(resource: Resource, doc: StoredDocument): () => void
   const stored: unknown = doc.get(key);
   // A record stored without a version matches `null`, and the increment gives it 1.
   doc.$where = { [key]: stored ?? null };
-  doc.increment();
+  // A save that changes nothing writes nothing (Mongoose only checks the record is there), so
+  // its version stays; incrementing would change the version in memory alone.
+  if (doc.isModified()) doc.increment();
   return () => {
     doc.$where = {};
   };
@@ -113,6 +115,7 @@ export async function writeAtVersion<T>(
   }
   const claims = ctx.services.versionClaims;
   const connection = resource.model.db;
+  const deadline = Date.now() + CONTENTION_MS;
   for (let attempt = 1; ; attempt++) {
     const doc = await load();
     const version = versionOf(resource, doc) ?? 0;
@@ -127,13 +130,13 @@ export async function writeAtVersion<T>(
         await claims?.release(connection, record, version);
       }
     }
-    if (attempt === ATTEMPTS) {
+    if (Date.now() > deadline) {
       throw new TerrenoError(
         "conflict",
         `The ${resource.model.modelName} is being changed by others; nothing was written. Try again.`,
       );
     }
     // Another writer holds this version: wait for its write, then look again.
-    await sleep(5 + Math.floor(Math.random() * 10 * attempt));
+    await sleep(5 + Math.floor(Math.random() * 10 * Math.min(attempt, 10)));
   }
 }

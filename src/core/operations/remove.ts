@@ -61,10 +61,11 @@ async function removeDocument(
     if (options.preDelete && (await options.preDelete(doc, ctx)) === null) {
       throw forbidden("This document may not be deleted.");
     }
+    if (description.softDelete) doc.set("deleted", true);
+    // After the change: a save that changes something increments the version.
     const unconditioned = conditionOn(resource, doc);
     try {
       if (description.softDelete) {
-        doc.set("deleted", true);
         await withConflictDetail(resource, view, () => doc.save());
       } else if ((await doc.deleteOne()).deletedCount === 0) {
         return STALE;
