@@ -183,3 +183,42 @@ describe("REST versions and preconditions", () => {
       .expect(200);
   });
 });
+
+// Issue #36 item 6: preUpdate receives the stored document beside the patch.
+describe("preUpdate sees the record as stored", () => {
+  test("a hook checks a transition from the stored document, and sees its version", async () => {
+    const seen: Array<{ completed: unknown; version: unknown }> = [];
+    const app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+      .register(
+        modelRouter(
+          Todo,
+          todoOptions({
+            preUpdate: (body, _req, doc) => {
+              seen.push({ completed: doc.completed, version: doc.get("__v") });
+              // A done todo is not reopened.
+              return doc.completed && body.completed === false ? null : body;
+            },
+          }),
+        ),
+      )
+      .build();
+    const carol = await signUp(app, "carol-hooks");
+    const id = (await request(app).post("/todos").set(bearer(carol)).send({ title: "t" })).body.data
+      .id;
+    await request(app)
+      .patch(`/todos/${id}`)
+      .set(bearer(carol))
+      .send({ completed: true })
+      .expect(200);
+    const reopen = await request(app)
+      .patch(`/todos/${id}`)
+      .set(bearer(carol))
+      .send({ completed: false });
+    assert.equal(reopen.status, 403);
+    assert.deepEqual(seen, [
+      { completed: false, version: 0 },
+      { completed: true, version: 1 },
+    ]);
+    assert.equal((await Todo.findById(id).lean<{ completed: boolean }>())?.completed, true);
+  });
+});
