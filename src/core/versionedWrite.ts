@@ -55,7 +55,7 @@ async function staleVersion(
 }
 
 /** The 428 for a write without a precondition on a router with `requireVersion: true`. */
-export function versionRequired(resource: Resource, view: SurfaceView): TerrenoError {
+function versionRequired(resource: Resource, view: SurfaceView): TerrenoError {
   const how =
     view.surface === "rest"
       ? `send If-Match with the ETag a read returned, or \`${VERSION_FIELD}\` in the body`
