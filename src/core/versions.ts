@@ -37,7 +37,9 @@ export function versionKey(resource: Resource): string | undefined {
 export function versionOf(resource: Resource, doc: StoredDocument): number | undefined {
   const key = versionKey(resource);
   if (key === undefined) return undefined;
-  const value = doc.get(key);
+  // A lean result (a plain object) has no `get`.
+  const value: unknown =
+    typeof doc.get === "function" ? doc.get(key) : (doc as unknown as PlainObject)[key];
   return typeof value === "number" ? value : 0;
 }
 
