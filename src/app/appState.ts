@@ -10,6 +10,7 @@ import type { HiddenFieldsLookup, OperationObserver } from "../core/types.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
 import type { RateLimits } from "../ops/rateLimit.js";
 import { traceToolCall } from "../ops/telemetry.js";
+import { versionClaims } from "../ops/versionClaims.js";
 import type { TerrenoAppOptions } from "../plugin/options.js";
 import type { TerrenoPlugin } from "../plugin/types.js";
 import { withActionAndCustomTools } from "../tools/actionTools.js";
@@ -62,6 +63,7 @@ export function deriveAppState(registered: Registrations): AppState {
     resources: registered.resources,
     tools,
     tracer: traceToolCall,
+    versionClaims,
   };
   return {
     ...(observer ? { observer } : {}),

@@ -61,6 +61,11 @@ export interface CrudOptions<TRaw = unknown, TDoc = DocumentOf<TRaw>> extends Cr
    */
   fields?: Partial<Record<ModelPath<TRaw>, FieldRule<TDoc>>>;
   responseHandler?: ResponseHandler;
+  /**
+   * Refuse updates and deletes that do not say which version they change (REST `If-Match` or
+   * `version` in the body; the tools' `version`): 428 `precondition_required`. Default false.
+   */
+  requireVersion?: boolean;
   /** Opt this model in to MCP and AI tools. */
   mcp?: MCPConfig<TRaw>;
   /**

@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   "not_found",
   "validation_failed",
   "conflict",
+  "precondition_failed",
+  "precondition_required",
   "payload_too_large",
   "headers_too_large",
   "unsupported_media_type",
@@ -61,6 +63,18 @@ export const ERROR_TABLE = {
     toolResult: true,
   },
   conflict: { status: 409, title: "Conflict", jsonRpc: SERVER_ERROR, toolResult: true },
+  precondition_failed: {
+    status: 412,
+    title: "Precondition Failed",
+    jsonRpc: SERVER_ERROR,
+    toolResult: true,
+  },
+  precondition_required: {
+    status: 428,
+    title: "Precondition Required",
+    jsonRpc: SERVER_ERROR,
+    toolResult: true,
+  },
   payload_too_large: {
     status: 413,
     title: "Payload Too Large",
@@ -155,17 +169,28 @@ export function errorSpec(code: ErrorCode): ErrorSpec {
 /** Field path → human-readable reason, e.g. `{ title: "is required" }`. */
 export type FieldErrors = Record<string, string>;
 
+/**
+ * A record as it is now, carried by a stale write's refusal (versions.ts) so the caller can
+ * merge and retry: its version, and the record as a read on the caller's surface shows it.
+ */
+export interface CurrentRecord {
+  version: number;
+  data: unknown;
+}
+
 export class TerrenoError extends Error {
   readonly code: ErrorCode;
   readonly fields?: FieldErrors;
   /** Extra HTTP headers this failure carries (e.g. `Retry-After`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The record as it is now, when a write was refused for a stale version. */
+  readonly current?: CurrentRecord;
 
   constructor(
     code: ErrorCode,
     detail: string,
     fields?: FieldErrors,
-    options?: { cause?: unknown; headers?: Record<string, string> },
+    options?: { cause?: unknown; headers?: Record<string, string>; current?: CurrentRecord },
   ) {
     super(detail, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "TerrenoError";
@@ -174,6 +199,7 @@ export class TerrenoError extends Error {
       this.fields = fields;
     }
     if (options?.headers) this.headers = options.headers;
+    if (options?.current) this.current = options.current;
   }
 
   get spec(): ErrorSpec {
@@ -196,6 +222,9 @@ export interface ErrorBody {
   detail: string;
   code: ErrorCode;
   fields?: FieldErrors;
+  /** A stale write's refusal: the record's current version, and the record as it is now. */
+  version?: number;
+  current?: unknown;
 }
 
 /** What every surface says for a server fault, whatever the thrower wrote. */
@@ -216,6 +245,10 @@ export function toErrorBody(error: TerrenoError): ErrorBody {
   };
   if (error.fields && !fault) {
     body.fields = error.fields;
+  }
+  if (error.current && !fault) {
+    body.version = error.current.version;
+    body.current = error.current.data;
   }
   return body;
 }

@@ -2,7 +2,7 @@
  * Types shared by the transport-free CRUD core and its adapters (REST, MCP, AI SDK).
  * Nothing here may import Express, the MCP SDK or `ai`.
  */
-import type { HydratedDocument } from "mongoose";
+import type { Connection, HydratedDocument } from "mongoose";
 import type { HiddenFields } from "../schema/hiddenFields.js";
 import type { AnyModel } from "../schema/types.js";
 import type { ErrorCode, TerrenoError } from "./errors.js";
@@ -109,6 +109,15 @@ export interface RequestContext {
   services: AppServices;
 }
 
+/**
+ * One writer at a time per `(record, version)`, across connections and instances: `claim` is
+ * true for the one caller that took the slot, `release` gives it back once the write is done.
+ */
+export interface VersionClaims {
+  claim(connection: Connection, record: string, version: number): Promise<boolean>;
+  release(connection: Connection, record: string, version: number): Promise<void>;
+}
+
 /** Which limit a call spends. */
 export type LimitedAction = "write" | "toolCall";
 
@@ -149,6 +158,12 @@ export interface AppServices<TTool = unknown, TResource = unknown> {
   rateLimits?: { consume(call: LimitedCall<TResource>): Promise<void> };
   /** The app's resources (its model routers'). */
   resources: readonly TResource[];
+  /**
+   * Locks one `(record, version)` by a unique insert (src/ops/versionClaims.ts), so a
+   * conditional write is exact on FerretDB too (src/core/versions.ts). Absent: the write rests
+   * on its compare-and-set alone, exact on MongoDB.
+   */
+  versionClaims?: VersionClaims;
   /** Every tool definition of the app, built once. */
   tools: readonly TTool[];
   /** Runs each tool call inside its trace (src/ops/telemetry.ts `traceToolCall`). */
@@ -244,9 +259,11 @@ export interface CrudHooks<TDoc = unknown> {
     req: RequestContext,
   ) => PlainObject | null | Promise<PlainObject | null>;
   postCreate?: (doc: TDoc, req: RequestContext) => void | Promise<void>;
+  /** `doc` is the stored document, before the patch: a rule can read the record as it is. */
   preUpdate?: (
     body: PlainObject,
     req: RequestContext,
+    doc: TDoc,
   ) => PlainObject | null | Promise<PlainObject | null>;
   postUpdate?: (
     doc: TDoc,

@@ -23,6 +23,8 @@ const ERROR_RESPONSES: ReadonlyArray<[number, string]> = [
   [404, "NotFound"],
   [405, "MethodNotAllowed"],
   [409, "Conflict"],
+  [412, "PreconditionFailed"],
+  [428, "PreconditionRequired"],
   [429, "TooManyRequests"],
 ];
 
@@ -47,6 +49,14 @@ export function errorBodySchema(): JsonSchema {
         type: "object",
         additionalProperties: { type: "string" },
         description: "Field path → reason, for validation failures.",
+      },
+      version: {
+        type: "integer",
+        description: "A write refused for a stale version (409, 412): the record's version now.",
+      },
+      current: {
+        type: "object",
+        description: "A write refused for a stale version: the record as a read shows it now.",
       },
     },
     required: ["status", "title", "detail", "code"],

@@ -5,8 +5,10 @@
  */
 
 import type { CrudMethod } from "../core/types.js";
+import { VERSION_FIELD, versionKey } from "../core/versions.js";
 import { withArticle } from "../schema/article.js";
 import { outputSchema } from "../schema/outputSchema.js";
+import type { JsonSchema } from "../schema/types.js";
 import { rateLimitStatuses } from "./errorResponses.js";
 import { componentName, dataEnvelope, ID_PARAMETER, json, jsonBody, ref } from "./fragments.js";
 import { listParameters, populateParameter } from "./listParameters.js";
@@ -36,6 +38,47 @@ export function resourceNames(mount: MountedResource, used: Set<string>): Resour
   };
 }
 
+/** The record's version (src/core/versions.ts), as a read shows it and as a write sends it. */
+const VERSION_OUT: JsonSchema = {
+  type: "integer",
+  minimum: 0,
+  description: "Changes on every write; also the ETag. Send it back to make a write conditional.",
+};
+const VERSION_IN: JsonSchema = {
+  type: "integer",
+  minimum: 0,
+  description: "The version the write expects. Stale: 409 `conflict` with the record now.",
+};
+
+function withProperty(schema: JsonSchema, name: string, property: JsonSchema): JsonSchema {
+  return { ...schema, properties: { ...schema.properties, [name]: property } };
+}
+
+/** `ETag` on a response carrying one record (REST, src/rest/preconditions.ts). */
+const ETAG_HEADER = {
+  ETag: {
+    description: 'The record\'s version as a strong entity tag, e.g. `"3"`.',
+    schema: { type: "string" },
+  },
+};
+
+function withEtag(response: OpenApiObject, versioned: boolean): OpenApiObject {
+  return versioned ? { ...response, headers: ETAG_HEADER } : response;
+}
+
+function conditionalHeader(name: "If-Match" | "If-None-Match", description: string) {
+  return { name, in: "header", required: false, description, schema: { type: "string" } };
+}
+
+const IF_MATCH = conditionalHeader(
+  "If-Match",
+  'The ETag a read returned (`"3"`): the write applies only to that version, else 412 with the record now. `*` or absent: unconditional.',
+);
+const IF_NONE_MATCH = conditionalHeader(
+  "If-None-Match",
+  "The ETag a read returned: 304 while the record is still at that version.",
+);
+
 /** The router's schemas: the document (hidden fields left out) and one per enabled body. */
 export function resourceSchemas(
   mount: MountedResource,
@@ -44,9 +87,17 @@ export function resourceSchemas(
 ): void {
   const { resource } = mount;
   const view = resource.views.rest;
-  schemas[names.document] = outputSchema(resource.description, { hidden: view.hidden });
+  const versioned = versionKey(resource) !== undefined;
+  const document = outputSchema(resource.description, { hidden: view.hidden });
+  schemas[names.document] = versioned
+    ? withProperty(document, VERSION_FIELD, VERSION_OUT)
+    : document;
   if (view.methods.has("create")) schemas[names.create] = view.createSchema;
-  if (view.methods.has("update")) schemas[names.update] = view.updateSchema;
+  if (view.methods.has("update")) {
+    schemas[names.update] = versioned
+      ? withProperty(view.updateSchema, VERSION_FIELD, VERSION_IN)
+      : view.updateSchema;
+  }
   if (view.methods.has("list")) {
     schemas[names.list] = {
       type: "object",
@@ -80,6 +131,9 @@ export function resourceOperations(
   const populate = populateParameter(view);
   const populateParameters = populate ? [populate] : [];
   const read = dataEnvelope(ref(names.document));
+  const versioned = versionKey(resource) !== undefined;
+  const ifMatch = versioned ? [IF_MATCH] : [];
+  const preconditions = versioned ? [412, ...(resource.options.requireVersion ? [428] : [])] : [];
 
   if (has("list") || has("create")) paths[collection] ??= {};
   if (has("read") || has("update") || has("delete")) paths[item] ??= {};
@@ -105,7 +159,7 @@ export function resourceOperations(
       summary: `Create ${withArticle(model)}`,
       parameters: populateParameters,
       requestBody: jsonBody(ref(names.create)),
-      responses: { "201": json(read, "The created document.") },
+      responses: { "201": withEtag(json(read, "The created document."), versioned) },
       errors: [400, 401, 403, 409, ...limited],
     });
   }
@@ -114,8 +168,11 @@ export function resourceOperations(
       tags,
       operationId: `read${names.document}`,
       summary: `Read ${withArticle(model)}`,
-      parameters: [ID_PARAMETER, ...populateParameters],
-      responses: { "200": json(read, "The document.") },
+      parameters: [ID_PARAMETER, ...populateParameters, ...(versioned ? [IF_NONE_MATCH] : [])],
+      responses: {
+        "200": withEtag(json(read, "The document."), versioned),
+        ...(versioned ? { "304": { description: "Not modified: still at that version." } } : {}),
+      },
       errors: [400, 401, 403, 404],
     });
   }
@@ -127,13 +184,13 @@ export function resourceOperations(
       summary: `Update ${withArticle(model)}`,
       description:
         "A JSON Merge Patch (RFC 7396): fields given are set, `null` removes an optional field (or restores its default), absent fields are left alone.",
-      parameters: [ID_PARAMETER, ...populateParameters],
+      parameters: [ID_PARAMETER, ...populateParameters, ...ifMatch],
       requestBody: {
         required: true,
         content: { "application/merge-patch+json": body, "application/json": body },
       },
-      responses: { "200": json(read, "The updated document.") },
-      errors: [400, 401, 403, 404, 409, ...limited],
+      responses: { "200": withEtag(json(read, "The updated document."), versioned) },
+      errors: [400, 401, 403, 404, 409, ...preconditions, ...limited],
     });
   }
   if (has("delete")) {
@@ -141,9 +198,9 @@ export function resourceOperations(
       tags,
       operationId: `delete${names.document}`,
       summary: `Delete ${withArticle(model)}`,
-      parameters: [ID_PARAMETER],
+      parameters: [ID_PARAMETER, ...ifMatch],
       responses: { "204": { description: "Deleted." } },
-      errors: [401, 403, 404, ...limited],
+      errors: [401, 403, 404, ...(versioned ? [409] : []), ...preconditions, ...limited],
     });
   }
 }

@@ -13,7 +13,8 @@
  * connections. A single `_id` claimed once (`claimAt`) is a lock, a `(record, version)` slot or
  * an idempotency key.
  *
- * Users: the login lockout and device locks (loginLockout.ts).
+ * Users: the login lockout and device locks (loginLockout.ts), and the `(record, version)` lock
+ * of every framework write (versionClaims.ts).
  *
  * Claims live in `terreno_claims` on the connection given (the user model's, for logins). Each
  * expires at its `expiresAt`: deleted by MongoDB's TTL monitor, and, since that runs once a

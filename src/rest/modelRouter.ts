@@ -14,6 +14,7 @@ import { errorMiddleware } from "../http/sendError.js";
 import { restWriteLimit } from "../ops/rateLimit.js";
 import { STANDALONE_SERVICES } from "../tools/services.js";
 import { parseListQuery } from "./parseListQuery.js";
+import { ifMatch, setEtag } from "./preconditions.js";
 import { restContext } from "./requestContext.js";
 
 const resources = new WeakMap<Router, Resource>();
@@ -89,18 +90,32 @@ export function restRouter(resource: Resource, services: AppServices): Router {
   router.post("/", async (req: Request, res: Response) => {
     const input = { body: bodyOf(req), populate: req.query.populate };
     const data = await runOperation(() => create(resource, restCtx(req), input));
+    setEtag(res, data);
     res.status(201).json({ data });
   });
+  // A GET whose If-None-Match names the ETag set here is a 304 (Express's freshness check).
   router.get("/:id", async (req: Request, res: Response) => {
     const input = { id: req.params.id, populate: req.query.populate };
-    res.json({ data: await runOperation(() => read(resource, restCtx(req), input)) });
+    const data = await runOperation(() => read(resource, restCtx(req), input));
+    setEtag(res, data);
+    res.json({ data });
   });
   router.patch("/:id", async (req: Request, res: Response) => {
-    const input = { id: req.params.id, body: bodyOf(req), populate: req.query.populate };
-    res.json({ data: await runOperation(() => update(resource, restCtx(req), input)) });
+    const precondition = ifMatch(req);
+    const input = {
+      id: req.params.id,
+      body: bodyOf(req),
+      populate: req.query.populate,
+      ...(precondition ? { precondition } : {}),
+    };
+    const data = await runOperation(() => update(resource, restCtx(req), input));
+    setEtag(res, data);
+    res.json({ data });
   });
   router.delete("/:id", async (req: Request, res: Response) => {
-    await runOperation(() => remove(resource, restCtx(req), { id: req.params.id }));
+    const precondition = ifMatch(req);
+    const input = { id: req.params.id, ...(precondition ? { precondition } : {}) };
+    await runOperation(() => remove(resource, restCtx(req), input));
     res.status(204).end();
   });
   // Also catches failures when the router is mounted on a plain Express app.

@@ -5,6 +5,7 @@
  */
 import type { Resource } from "../core/resource.js";
 import type { CrudMethod } from "../core/types.js";
+import { VERSION_FIELD, versionKey } from "../core/versions.js";
 import { outputSchema } from "../schema/jsonSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 
@@ -32,7 +33,10 @@ function hasCustomHandler(resource: Resource): boolean {
 
 function documentSchema(resource: Resource): JsonSchema {
   if (hasCustomHandler(resource)) return shapedByHandler("A document");
-  return outputSchema(resource.description, { hidden: resource.views.tools.hidden });
+  const schema = outputSchema(resource.description, { hidden: resource.views.tools.hidden });
+  if (versionKey(resource) === undefined) return schema;
+  // Every write changes it; an update or delete sending it back is conditional on it.
+  return { ...schema, properties: { ...schema.properties, [VERSION_FIELD]: { type: "integer" } } };
 }
 
 export function toolOutputSchema(resource: Resource, method: CrudMethod): JsonSchema {

@@ -13,6 +13,7 @@ import {
   type RequestContext,
 } from "../core/types.js";
 import type { AccessRule } from "../core/verdict.js";
+import { VERSION_FIELD, versionKey } from "../core/versions.js";
 import { OBJECT_ID_PATTERN } from "../schema/fieldSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import { compileValidator, type Validator } from "../schema/validator.js";
@@ -110,6 +111,27 @@ const ID_SCHEMA: JsonSchema = {
   description: "24 hex characters.",
 };
 
+/**
+ * The `version` an update or delete may send (src/core/versions.ts): required on a router with
+ * `requireVersion`, absent on a model without versions.
+ */
+function versionInput(resource: Resource): {
+  properties: Record<string, JsonSchema>;
+  required: string[];
+} {
+  if (versionKey(resource) === undefined) return { properties: {}, required: [] };
+  return {
+    properties: {
+      [VERSION_FIELD]: {
+        type: "integer",
+        minimum: 0,
+        description: "The version you read. Changed since: conflict, nothing written.",
+      },
+    },
+    required: resource.options.requireVersion ? [VERSION_FIELD] : [],
+  };
+}
+
 function inputSchemaFor(resource: Resource, method: CrudMethod): JsonSchema {
   const view = resource.views.tools;
   const populate = populateSchema(resource);
@@ -125,20 +147,24 @@ function inputSchemaFor(resource: Resource, method: CrudMethod): JsonSchema {
       };
     case "create":
       return view.createSchema;
-    case "update":
+    case "update": {
+      const version = versionInput(resource);
       return {
         type: "object",
-        properties: { id: ID_SCHEMA, ...view.updateSchema.properties },
-        required: ["id"],
+        properties: { id: ID_SCHEMA, ...view.updateSchema.properties, ...version.properties },
+        required: ["id", ...version.required],
         additionalProperties: false,
       };
-    case "delete":
+    }
+    case "delete": {
+      const version = versionInput(resource);
       return {
         type: "object",
-        properties: { id: ID_SCHEMA },
-        required: ["id"],
+        properties: { id: ID_SCHEMA, ...version.properties },
+        required: ["id", ...version.required],
         additionalProperties: false,
       };
+    }
   }
 }
 

@@ -15,6 +15,7 @@ import { runRemove } from "../core/operations/remove.js";
 import { runUpdate } from "../core/operations/update.js";
 import type { Resource } from "../core/resource.js";
 import type { PlainObject, RequestContext, WriteRecord } from "../core/types.js";
+import { versionPrecondition } from "../core/versions.js";
 import type { ToolDefinition, ToolKind } from "./toolDefinitions.js";
 import { invalidArguments } from "./toolErrors.js";
 
@@ -91,8 +92,12 @@ async function runCrud(
       if (typeof id !== "string") throw invalidArguments(tool.name, { id: "is required" });
       return { data: await runUpdate(resource, view, ctx, { id, body }) };
     }
-    case "delete":
-      return { data: await runRemove(resource, view, ctx, { id: input.id }) };
+    case "delete": {
+      const { version } = input;
+      const precondition =
+        version === undefined ? {} : { precondition: versionPrecondition(version) };
+      return { data: await runRemove(resource, view, ctx, { id: input.id, ...precondition }) };
+    }
   }
 }
 

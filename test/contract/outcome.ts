@@ -29,6 +29,9 @@ export interface Failure {
   code: string;
   fields?: Record<string, string>;
   detail: string;
+  /** A stale write's refusal: the record's version and the record as it is now. */
+  version?: number;
+  current?: Record<string, unknown>;
   raw: string;
 }
 
@@ -70,7 +73,14 @@ export function codeForStatus(status: number): string | undefined {
 
 /** An `{status, title, detail, code, fields?}` error body as a Failure. */
 export function failureFromBody(body: unknown, raw: string): Failure {
-  const error = body as { status?: unknown; code?: unknown; detail?: unknown; fields?: unknown };
+  const error = body as {
+    status?: unknown;
+    code?: unknown;
+    detail?: unknown;
+    fields?: unknown;
+    version?: unknown;
+    current?: unknown;
+  };
   if (typeof error?.code !== "string") {
     throw new Error(`not an error body: ${raw.slice(0, 500)}`);
   }
@@ -80,6 +90,8 @@ export function failureFromBody(body: unknown, raw: string): Failure {
     code: error.code,
     detail: String(error.detail ?? ""),
     ...(error.fields ? { fields: error.fields as Record<string, string> } : {}),
+    ...(typeof error.version === "number" ? { version: error.version } : {}),
+    ...(error.current ? { current: error.current as Record<string, unknown> } : {}),
     raw,
   };
 }

@@ -279,6 +279,8 @@ describe("example app", () => {
         "id",
         "name",
         "updatedAt",
+        // Every record's version (issue #36): not a secret, the precondition of a write.
+        "version",
       ]);
       const read = await client.callTool("users_read", { id: bob.userId });
       assert.equal(

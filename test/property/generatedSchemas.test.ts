@@ -68,7 +68,8 @@ function accepts(schema: JsonSchema, input: unknown): boolean {
   return validate(input);
 }
 
-const META = ["id", "createdAt", "updatedAt"];
+// `version` (issue #36) is the record's, like its id and timestamps: not a field written.
+const META = ["id", "createdAt", "updatedAt", "version"];
 const fieldsOnly = (doc: JsonObject): JsonObject =>
   Object.fromEntries(Object.entries(doc).filter(([key]) => !META.includes(key)));
 const json = (value: unknown) => JSON.stringify(value);

@@ -29,6 +29,7 @@ import type {
 } from "../types.js";
 import { unknownKeyErrors } from "../unknownKeys.js";
 import { type AccessRule, assertAllowed, cachedRule, type RuleCache } from "../verdict.js";
+import { withVersion } from "../versions.js";
 import type { SurfaceView } from "../viewTypes.js";
 import { closedInputSchema, zodFieldErrors } from "../zodSchema.js";
 
@@ -120,7 +121,8 @@ export async function presentResult(result: unknown, at: ResultContext): Promise
         return presentForeign(model, value, surface, at.ctx);
       }
       if (populate.length > 0) await (value as StoredDocument).populate(populate);
-      return presentDocument(at.own.view, value);
+      const own = value as StoredDocument;
+      return withVersion(at.own.resource, own, presentDocument(at.own.view, own));
     }
     // A subdocument, or an object with `_id` that is no document (a lean read).
     if (isMongooseDocument(value) || hasObjectId(value)) {

@@ -1,4 +1,7 @@
-/** delete: authorize → load (404 when not readable, 403 when not deletable) → preDelete → soft or hard delete → postDelete. */
+/**
+ * delete: authorize → load (404 when not readable, 403 when not deletable) → check the version
+ * → preDelete → soft or hard delete, of that version only (versionedWrite.ts) → postDelete.
+ */
 
 import { authorize } from "../authorize.js";
 import { withConflictDetail } from "../conflicts.js";
@@ -7,10 +10,14 @@ import { loadDocument } from "../loadDocument.js";
 import { observeWrite } from "../observe.js";
 import type { Resource } from "../resource.js";
 import type { RequestContext } from "../types.js";
+import { conditionOn, isStaleWrite, STALE, writeAtVersion } from "../versionedWrite.js";
+import type { Precondition } from "../versions.js";
 import type { SurfaceView } from "../viewTypes.js";
 
 export interface DeleteInput {
   id: unknown;
+  /** REST's `If-Match`, or the tool's `version` (versions.ts). */
+  precondition?: Precondition;
 }
 
 export interface DeleteResult {
@@ -47,16 +54,30 @@ async function removeDocument(
   input: DeleteInput,
 ): Promise<DeleteResult> {
   const { options, description } = resource;
-  const doc = await loadDocument(resource, ctx, "delete", input.id);
-  if (options.preDelete && (await options.preDelete(doc, ctx)) === null) {
-    throw forbidden("This document may not be deleted.");
-  }
-  if (description.softDelete) {
-    doc.set("deleted", true);
-    await withConflictDetail(resource, view, () => doc.save());
-  } else {
-    await doc.deleteOne();
-  }
+  const load = () => loadDocument(resource, ctx, "delete", input.id);
+  const preconditions = input.precondition ? [input.precondition] : [];
+  // Each attempt deletes only the version it loaded (versionedWrite.ts).
+  const doc = await writeAtVersion(resource, view, ctx, preconditions, load, async (doc) => {
+    if (options.preDelete && (await options.preDelete(doc, ctx)) === null) {
+      throw forbidden("This document may not be deleted.");
+    }
+    if (description.softDelete) doc.set("deleted", true);
+    // After the change: a save that changes something increments the version.
+    const unconditioned = conditionOn(resource, doc);
+    try {
+      if (description.softDelete) {
+        await withConflictDetail(resource, view, () => doc.save());
+      } else if ((await doc.deleteOne()).deletedCount === 0) {
+        return STALE;
+      }
+    } catch (error) {
+      if (isStaleWrite(error)) return STALE;
+      throw error;
+    } finally {
+      unconditioned();
+    }
+    return doc;
+  });
   await options.postDelete?.(doc, ctx);
   return { id: String(doc._id), deleted: true };
 }

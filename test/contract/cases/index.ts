@@ -18,6 +18,7 @@ import { textAndTimeCases } from "./textAndTime.js";
 import type { ContractCase } from "./types.js";
 import { unknownKeyCases } from "./unknownKeys.js";
 import { validationCases } from "./validation.js";
+import { versionCases } from "./versions.js";
 import { writeCases } from "./writes.js";
 
 export const CONTRACT_CASES: readonly ContractCase[] = [
@@ -40,6 +41,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...foreignDocumentCases,
   ...textAndTimeCases,
   ...fieldRuleCases,
+  ...versionCases,
 ];
 
 export type { ContractCase } from "./types.js";

@@ -79,8 +79,10 @@ export function restDriver(world: World): Driver {
     async update(as, collection, id, body) {
       return normalize(await auth(as, request(app).patch(`/${collection}/${id}`)).send(body));
     },
-    async delete(as, collection, id) {
-      return normalize(await auth(as, request(app).delete(`/${collection}/${id}`)));
+    async delete(as, collection, id, version) {
+      const req = request(app).delete(`/${collection}/${id}`);
+      if (version !== undefined) req.set("If-Match", `"${version}"`);
+      return normalize(await auth(as, req));
     },
     async action(as, collection, name, id, input) {
       const path = id === undefined ? `/${collection}/${name}` : `/${collection}/${id}/${name}`;

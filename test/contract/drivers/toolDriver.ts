@@ -33,7 +33,8 @@ export function toolDriver(name: string, callTool: CallTool, close: () => Promis
     read: (as, collection, id, options) => call(as, collection, "read", { id, ...options }),
     create: (as, collection, body) => call(as, collection, "create", body),
     update: (as, collection, id, body) => call(as, collection, "update", { id, ...body }),
-    delete: (as, collection, id) => call(as, collection, "delete", { id }),
+    delete: (as, collection, id, version) =>
+      call(as, collection, "delete", version === undefined ? { id } : { id, version }),
     action: (as, collection, action, id, input) =>
       call(as, collection, action, id === undefined ? input : { id, ...input }),
     tool: (as, tool, input) => callTool(as, tool, input),

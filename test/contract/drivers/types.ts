@@ -44,7 +44,8 @@ export interface Driver {
     id: string,
     body: Record<string, unknown>,
   ): Promise<Outcome>;
-  delete(as: Actor, collection: Collection, id: string): Promise<Outcome>;
+  /** `version`: the precondition (REST `If-Match`, the tool's `version`). */
+  delete(as: Actor, collection: Collection, id: string, version?: number): Promise<Outcome>;
   /** An action: `POST /${collection}/:id/${name}` (or without the id), tool `${collection}_${name}`. */
   action(
     as: Actor,
