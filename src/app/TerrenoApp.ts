@@ -27,6 +27,7 @@ import { errorMiddleware, sendError } from "../http/sendError.js";
 import { mcpPlugin } from "../mcp/endpoint.js";
 import { openApiPlugin } from "../openapi/plugin.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
+import { idempotencyKeys } from "../ops/idempotency.js";
 import { type RateLimit, RateLimits, type RateLimitWindow } from "../ops/rateLimit.js";
 import { httpTelemetry, traceToolCall } from "../ops/telemetry.js";
 import { CUSTOM_TOOLS_PATH, customToolRouter } from "../rest/customToolRoutes.js";
@@ -48,7 +49,12 @@ import type { AppContext, OpenApiHelpers, TerrenoPlugin } from "./types.js";
  * era; without it every next request starts over), the sign-in challenge of a 401 (where the
  * OAuth metadata is) and how long a 429 asks to wait. CORS hides all but a few by default.
  */
-const EXPOSED_HEADERS = ["Mcp-Session-Id", "WWW-Authenticate", "Retry-After"];
+const EXPOSED_HEADERS = [
+  "Mcp-Session-Id",
+  "WWW-Authenticate",
+  "Retry-After",
+  "Idempotent-Replayed",
+];
 
 interface Mounted {
   path: string;
@@ -213,6 +219,9 @@ export class TerrenoApp {
     return this.toolCache.tools;
   }
 
+  /** The idempotency keys, on the app's database (so shared by every instance on it). */
+  private readonly idempotency = idempotencyKeys(() => this.connection);
+
   private servicesCache?: Services;
 
   /**
@@ -234,6 +243,7 @@ export class TerrenoApp {
         resources: this.resources,
         tools,
         tracer: traceToolCall,
+        idempotency: this.idempotency,
       };
     }
     return this.servicesCache as Services;
