@@ -21,6 +21,8 @@ const database = useTestDatabase("idempotency");
 /** A create whose title starts with "slow" waits here until the test opens the gate. */
 let gate: { entered: () => void; open: Promise<void> } | undefined;
 let toolRuns = 0;
+/** Calls of `flaky`: its first call of each note fails with a server fault. */
+const flakyCalls = new Map<string, number>();
 
 function preCreate(body: PlainObject, ctx: RequestContext) {
   const owned = { ...body, ownerId: ctx.user?.id };
@@ -37,6 +39,17 @@ function buildApp(users: typeof User, todos: typeof Todo) {
       input: z.object({ note: z.string() }),
       output: z.object({ run: z.number() }),
       handler: () => ({ run: ++toolRuns }),
+    })
+    .tool("flaky", {
+      description: "Fails once per note, then answers.",
+      input: z.object({ note: z.string() }),
+      output: z.object({ calls: z.number() }),
+      handler: (_ctx, input) => {
+        const calls = (flakyCalls.get(input.note) ?? 0) + 1;
+        flakyCalls.set(input.note, calls);
+        if (calls === 1) throw new Error("the first call breaks");
+        return { calls };
+      },
     })
     .build();
 }
@@ -230,6 +243,44 @@ describe("idempotent retries across two instances", () => {
     assert.equal(retry.replayed, "true");
     assert.deepEqual(retry.body, first.body);
     assert.equal(toolRuns, before + 1);
+  });
+
+  test("REST: a server fault frees the key, so the retry runs", async () => {
+    const first = await post(`${one.url}/tools/flaky`, token, { note: "rest" }, "flaky-rest");
+    assert.equal(first.status, 500);
+    const retry = await post(`${two.url}/tools/flaky`, token, { note: "rest" }, "flaky-rest");
+    assert.equal(retry.status, 200);
+    assert.equal(retry.replayed, null);
+    assert.deepEqual(retry.body, { data: { calls: 2 } });
+    const again = await post(`${one.url}/tools/flaky`, token, { note: "rest" }, "flaky-rest");
+    assert.equal(again.replayed, "true");
+    assert.deepEqual(again.body, { data: { calls: 2 } });
+  });
+
+  test("MCP: a refusal is replayed as the same isError result; a server fault frees the key", async () => {
+    const clients = await Promise.all([
+      mcpClient(one.url, token, "auto"),
+      mcpClient(two.url, token, "auto"),
+    ]);
+    try {
+      const bad = { title: "bad mcp", priority: 9 };
+      const refused = await callWithKey(clients[0] as Client, "todos_create", bad, "mcp-bad");
+      assert.equal(refused.isError, true);
+      const again = await callWithKey(clients[1] as Client, "todos_create", bad, "mcp-bad");
+      assert.deepEqual(again, refused);
+      assert.equal(await count("bad mcp"), 0);
+
+      // An internal fault is a JSON-RPC error: the SDK client throws it.
+      await assert.rejects(
+        callWithKey(clients[0] as Client, "flaky", { note: "mcp" }, "flaky-mcp"),
+      );
+      const retry = await callWithKey(clients[1] as Client, "flaky", { note: "mcp" }, "flaky-mcp");
+      assert.equal(retry.isError, undefined, JSON.stringify(retry));
+      assert.deepEqual(retry.structuredContent, { data: { calls: 2 } });
+      assert.equal(retry._meta?.idempotentReplayed, undefined, "it ran");
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
   });
 
   for (const mode of ["auto", "legacy"] as const) {
