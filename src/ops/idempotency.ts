@@ -6,8 +6,8 @@
  * tool-call runner (src/tools/runToolCall.ts) only adapt it.
  *
  * The claim is a unique insert in `terreno_claims` (ClaimStore, claimCounter.ts: THE primitive
- * that holds on FerretDB and MongoDB alike): group `idempotency|<scope>|<user id>`, series the
- * key, slot 1. Of two instances racing with one key, exactly one inserts; the other reads the
+ * that holds on FerretDB and MongoDB alike): group `idempotency|<scope>|<user id>|<key>` (one
+ * claim per group, so reading it reads one document), series `request`, slot 1. Of two instances racing with one key, exactly one inserts; the other reads the
  * claim and answers 409 (still running) or replays it (done). A running claim expires after
  * RUNNING_LEASE_MS (a process that died mid-request frees its key); a kept answer after
  * KEEP_ANSWER_MS (24 hours). Expired claims are ignored when read and swept by the app (at most

@@ -1,9 +1,11 @@
 /**
  * THE tool-call runner, for every surface that calls tools (MCP `tools/call`, getMCPTools()
  * and the chat's tools, `POST /tools/<name>`): context → the one verdict (a tool the caller
- * may not see is `unseen`) → rate-limit spend → argument validation → execute → audit of a
- * refused write → error normalization and report, inside the call's trace. Surfaces only
- * translate the outcome into their own shape.
+ * may not see is `unseen`) → rate-limit spend → idempotency key (a retry replays the first
+ * outcome) → argument validation → execute → audit of a refused write → error normalization
+ * and report, inside the call's trace. Surfaces only translate the outcome into their own
+ * shape. (REST's custom tool route keeps its `Idempotency-Key` answers in src/rest/idempotent.ts,
+ * as every REST POST does.)
  *
  * The verdict is judged once per call, here: the tool then runs its operation's `run` step
  * (src/core/operations), which does not judge again, on the input checked once here.
@@ -158,7 +160,7 @@ async function idempotently(
     } else {
       await start.release();
     }
-    throw failure;
+    throw error;
   }
   await start.finish({ output } satisfies KeptOutcome);
   return { status: "done", output };
