@@ -11,6 +11,7 @@ import { consoleLogger, type Logger } from "../core/logger.js";
 import { hiddenFieldsLookup } from "../core/present.js";
 import type { Resource } from "../core/resource.js";
 import type { HiddenFieldsLookup, OperationObserver } from "../core/types.js";
+import { idempotencyKeys } from "../ops/idempotency.js";
 import { type RateLimit, RateLimits, type RateLimitWindow } from "../ops/rateLimit.js";
 import type { TerrenoAppOptions } from "../plugin/options.js";
 import type { TerrenoPlugin } from "../plugin/types.js";
@@ -96,6 +97,9 @@ export class TerrenoApp {
    * What the app derives from its registrations (observer, tools, services, MCP Apps views),
    * computed once, when registration closes: at build(), or when one of them is first read.
    */
+  /** The idempotency keys, on the app's database (so shared by every instance on it). */
+  private readonly idempotency = idempotencyKeys(() => this.connection);
+
   private get state(): AppState {
     this.frozen ??= deriveAppState({
       options: this.options,
@@ -105,6 +109,7 @@ export class TerrenoApp {
       customTools: this.customTools,
       hiddenOf: this.hiddenOf,
       rateLimits: this.rateLimits,
+      idempotency: this.idempotency,
     });
     return this.frozen;
   }

@@ -6,7 +6,7 @@
  */
 import type { Logger } from "../core/logger.js";
 import type { Resource } from "../core/resource.js";
-import type { HiddenFieldsLookup, OperationObserver } from "../core/types.js";
+import type { HiddenFieldsLookup, IdempotencyGuard, OperationObserver } from "../core/types.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
 import type { RateLimits } from "../ops/rateLimit.js";
 import { traceToolCall } from "../ops/telemetry.js";
@@ -28,6 +28,7 @@ export interface Registrations {
   customTools: readonly ToolDefinition[];
   hiddenOf: HiddenFieldsLookup;
   rateLimits: RateLimits;
+  idempotency: IdempotencyGuard;
 }
 
 export interface AppState {
@@ -64,6 +65,7 @@ export function deriveAppState(registered: Registrations): AppState {
     tools,
     tracer: traceToolCall,
     versionClaims,
+    idempotency: registered.idempotency,
   };
   return {
     ...(observer ? { observer } : {}),

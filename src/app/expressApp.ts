@@ -22,7 +22,12 @@ import { requestLogger } from "./requestLogger.js";
  * era; without it every next request starts over), the sign-in challenge of a 401 (where the
  * OAuth metadata is) and how long a 429 asks to wait. CORS hides all but a few by default.
  */
-const EXPOSED_HEADERS = ["Mcp-Session-Id", "WWW-Authenticate", "Retry-After"];
+const EXPOSED_HEADERS = [
+  "Mcp-Session-Id",
+  "WWW-Authenticate",
+  "Retry-After",
+  "Idempotent-Replayed",
+];
 
 /**
  * REST bodies nested more than MAX_DEPTH levels are refused right after parsing (400

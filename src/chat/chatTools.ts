@@ -3,6 +3,7 @@
  * permissions and hidden fields of /mcp), plus `search_docs`, and AI SDK 7's call-level
  * `toolApproval` that holds the gated ones for the user's approval.
  */
+import { createHash } from "node:crypto";
 import type { Tool, ToolSet } from "ai";
 import { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
@@ -21,6 +22,12 @@ import {
 import type { ChatApp, ChatApproval } from "./types.js";
 
 type ToolCallOptions = Parameters<NonNullable<Tool["execute"]>>[1];
+
+/** A chat tool call's idempotency key: a hash, so any conversation key and call id fit. */
+function chatCallKey(conversationKey: string, toolCallId: string): string {
+  const hash = createHash("sha256").update(JSON.stringify([conversationKey, toolCallId]));
+  return `chat:${hash.digest("hex")}`;
+}
 
 function needsApproval(
   approval: ChatApproval,
@@ -63,6 +70,9 @@ export async function chatTools(options: ChatToolsOptions): Promise<ChatToolSet>
   const base = aiToolSet(await toolsVisibleTo(app.services.tools, user), {
     user,
     services: app.services,
+    // A tool call runs at most once per conversation and call id, across reloads, resumes and
+    // instances: its idempotency key (src/ops/idempotency.ts), claimed by a unique insert.
+    callKey: (toolCallId) => chatCallKey(approvalScope().conversationKey, toolCallId),
   });
   const definitions = new Map(app.services.tools.map((def) => [def.name, def]));
   const tools: ToolSet = {};

@@ -168,6 +168,36 @@ export interface AppServices<TTool = unknown, TResource = unknown> {
   tools: readonly TTool[];
   /** Runs each tool call inside its trace (src/ops/telemetry.ts `traceToolCall`). */
   tracer: ToolCallTracer;
+  /**
+   * Idempotency keys (src/ops/idempotency.ts), shared by every instance on the app's database:
+   * REST's `Idempotency-Key`, MCP's `_meta.idempotencyKey` and the chat's tool-call ids. Without
+   * it (a router outside an app), keys are ignored.
+   */
+  idempotency?: IdempotencyGuard;
+}
+
+/** One request under an idempotency key. */
+export interface IdempotentRequest {
+  /** The family of keys: a REST request's key and a tool call's never meet. */
+  scope: "http" | "tool";
+  /** The caller's user id: keys are per caller. */
+  caller: string;
+  key: string;
+  /** A hash of what the request asks (route and body, or tool and arguments). */
+  fingerprint: string;
+}
+
+/**
+ * What `begin` decided: run (then `finish` with the answer to keep, or `release` the key so a
+ * retry runs), or replay the answer the first request kept. A key in use by a request still
+ * running (409) or with another fingerprint (422) throws.
+ */
+export type IdempotencyStart =
+  | { state: "run"; finish(answer: unknown): Promise<void>; release(): Promise<void> }
+  | { state: "replay"; answer: unknown };
+
+export interface IdempotencyGuard {
+  begin(request: IdempotentRequest): Promise<IdempotencyStart>;
 }
 
 /** What a tool call's runner reports about its outcome (the call may fail without throwing). */

@@ -155,7 +155,12 @@ export function createServerFactory(options: ServerFactoryOptions) {
   }
 
   /** The runner's outcome in MCP's shape: a result, an `isError` result, or a JSON-RPC error. */
-  async function callTool(caller: McpCaller, name: string, args: unknown): Promise<CallToolResult> {
+  async function callTool(
+    caller: McpCaller,
+    name: string,
+    args: unknown,
+    meta: Record<string, unknown> | undefined,
+  ): Promise<CallToolResult> {
     const tool = byName.get(name);
     const outcome = await runToolCall(runner, {
       tool,
@@ -165,9 +170,14 @@ export function createServerFactory(options: ServerFactoryOptions) {
       headers: caller.headers,
       ...(caller.ip ? { ip: caller.ip } : {}),
       ...(caller.failure ? { failure: caller.failure } : {}),
+      // A retried call with the same key replays the first outcome (src/ops/idempotency.ts).
+      ...(meta && meta.idempotencyKey !== undefined
+        ? { idempotency: { key: meta.idempotencyKey, field: "_meta.idempotencyKey" } }
+        : {}),
     });
     if (outcome.status === "done") {
-      const result = successResult(outcome.output);
+      const done = successResult(outcome.output);
+      const result = outcome.replayed ? { ...done, _meta: { idempotentReplayed: true } } : done;
       return decorateResult ? decorateResult(tool, caller, result) : result;
     }
     // A tool this caller does not see answers exactly as a tool that does not exist.
@@ -206,7 +216,7 @@ export function createServerFactory(options: ServerFactoryOptions) {
           const answer = await askLegacy(server, confirmed, args, reqCtx);
           if (!answer.yes) return notConfirmed(confirmed, answer.action);
         }
-        return await callTool(caller, name, args);
+        return await callTool(caller, name, args, request.params._meta);
       } catch (error) {
         state.noteThrown(error);
         throw error;

@@ -9,6 +9,7 @@ import { portableJsonSchema } from "../core/zodSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import { rateLimitStatuses } from "./errorResponses.js";
 import { dataEnvelope, ID_PARAMETER, json, jsonBody } from "./fragments.js";
+import { IDEMPOTENCY_KEY_PARAMETER, IDEMPOTENCY_STATUSES, replayable } from "./idempotency.js";
 import { operation } from "./operation.js";
 import type { ResourceNames } from "./resourcePaths.js";
 import type { MountedResource, OpenApiObject, OpenApiSource } from "./types.js";
@@ -44,10 +45,10 @@ export function actionOperations(
           config.title ??
           `${name.charAt(0).toUpperCase()}${name.slice(1).replace(/_/g, " ")} ${model}`,
         description: config.description,
-        parameters: instance ? [ID_PARAMETER] : [],
+        parameters: [...(instance ? [ID_PARAMETER] : []), IDEMPOTENCY_KEY_PARAMETER],
         requestBody: jsonBody(input, false),
-        responses: { "200": json(dataEnvelope(output), "The action's result.") },
-        errors: [400, 401, 403, ...(instance ? [404] : []), 409, ...limited],
+        responses: { "200": replayable(json(dataEnvelope(output), "The action's result.")) },
+        errors: [400, 401, 403, ...(instance ? [404] : []), ...IDEMPOTENCY_STATUSES, ...limited],
       }),
     };
   }

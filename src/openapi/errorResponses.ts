@@ -11,6 +11,7 @@ import {
   type ErrorSpec,
   errorSpec,
 } from "../core/errors.js";
+import { IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_REUSED } from "../ops/idempotency.js";
 import type { JsonSchema } from "../schema/types.js";
 import { ref } from "./fragments.js";
 import type { OpenApiObject, OpenApiSource } from "./types.js";
@@ -25,8 +26,15 @@ const ERROR_RESPONSES: ReadonlyArray<[number, string]> = [
   [409, "Conflict"],
   [412, "PreconditionFailed"],
   [428, "PreconditionRequired"],
+  [422, "UnprocessableContent"],
   [429, "TooManyRequests"],
 ];
+
+/** Codes outside the built-in table that shared responses answer (src/ops/idempotency.ts). */
+const EXTRA_CODES: Readonly<Record<number, readonly string[]>> = {
+  409: [IDEMPOTENCY_KEY_IN_USE],
+  422: [IDEMPOTENCY_KEY_REUSED],
+};
 
 const responseRef = (status: number) => {
   const entry = ERROR_RESPONSES.find(([s]) => s === status);
@@ -65,7 +73,10 @@ export function errorBodySchema(): JsonSchema {
 }
 
 function errorResponse(status: number): OpenApiObject {
-  const codes = ERROR_CODES.filter((code) => (ERROR_TABLE[code] as ErrorSpec).status === status);
+  const codes: string[] = [
+    ...ERROR_CODES.filter((code) => (ERROR_TABLE[code] as ErrorSpec).status === status),
+    ...(EXTRA_CODES[status] ?? []),
+  ];
   const title = codes.length > 0 ? errorSpec(codes[0] as ErrorCode).title : `Error ${status}`;
   const response: OpenApiObject = {
     description: `${title}: code ${codes.join(", ") || "(plugin-defined)"}.`,

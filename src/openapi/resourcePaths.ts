@@ -11,6 +11,7 @@ import { outputSchema } from "../schema/outputSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import { rateLimitStatuses } from "./errorResponses.js";
 import { componentName, dataEnvelope, ID_PARAMETER, json, jsonBody, ref } from "./fragments.js";
+import { IDEMPOTENCY_KEY_PARAMETER, IDEMPOTENCY_STATUSES, replayable } from "./idempotency.js";
 import { listParameters, populateParameter } from "./listParameters.js";
 import { operation } from "./operation.js";
 import type { MountedResource, OpenApiObject, OpenApiSource } from "./types.js";
@@ -157,10 +158,10 @@ export function resourceOperations(
       tags,
       operationId: `create${names.document}`,
       summary: `Create ${withArticle(model)}`,
-      parameters: populateParameters,
+      parameters: [...populateParameters, IDEMPOTENCY_KEY_PARAMETER],
       requestBody: jsonBody(ref(names.create)),
-      responses: { "201": withEtag(json(read, "The created document."), versioned) },
-      errors: [400, 401, 403, 409, ...limited],
+      responses: { "201": replayable(withEtag(json(read, "The created document."), versioned)) },
+      errors: [400, 401, 403, ...IDEMPOTENCY_STATUSES, ...limited],
     });
   }
   if (has("read")) {

@@ -8,6 +8,7 @@
 import { isWrite } from "../core/isWrite.js";
 import { rateLimitStatuses } from "./errorResponses.js";
 import { json, jsonBody } from "./fragments.js";
+import { IDEMPOTENCY_KEY_PARAMETER, IDEMPOTENCY_STATUSES, replayable } from "./idempotency.js";
 import { operation } from "./operation.js";
 import type { OpenApiObject, OpenApiSource } from "./types.js";
 
@@ -35,14 +36,24 @@ export function customToolOperations(source: OpenApiSource, paths: OpenApiObject
         operationId: toolOperationId(tool.name, paths),
         summary: tool.title,
         description: tool.description,
+        parameters: [IDEMPOTENCY_KEY_PARAMETER],
         requestBody: jsonBody(tool.inputSchema, false),
         responses: {
-          "200": json(
-            tool.outputSchema,
-            "The tool's result: the object the MCP tool returns as structuredContent.",
+          "200": replayable(
+            json(
+              tool.outputSchema,
+              "The tool's result: the object the MCP tool returns as structuredContent.",
+            ),
           ),
         },
-        errors: [400, 401, 403, 404, ...rateLimitStatuses(source, !readOnly)],
+        errors: [
+          400,
+          401,
+          403,
+          404,
+          ...IDEMPOTENCY_STATUSES,
+          ...rateLimitStatuses(source, !readOnly),
+        ],
       }),
     };
   }

@@ -13,8 +13,8 @@
  * connections. A single `_id` claimed once (`claimAt`) is a lock, a `(record, version)` slot or
  * an idempotency key.
  *
- * Users: the login lockout and device locks (loginLockout.ts), and the `(record, version)` lock
- * of every framework write (versionClaims.ts).
+ * Users: the login lockout and device locks (loginLockout.ts), the `(record, version)` lock of
+ * every framework write (versionClaims.ts), and idempotency keys (idempotency.ts).
  *
  * Claims live in `terreno_claims` on the connection given (the user model's, for logins). Each
  * expires at its `expiresAt`: deleted by MongoDB's TTL monitor, and, since that runs once a
@@ -183,9 +183,46 @@ export class ClaimStore {
       });
   }
 
-  /** Gives slot `n` of `series` back (a refund: the attempt it counted was not made). */
-  async release(group: string, series: string, n: number): Promise<void> {
-    await this.collection().deleteOne({ _id: claimId(group, series, n) });
+  /**
+   * Gives slot `n` of `series` back (a refund: the attempt it counted was not made). With
+   * `owner`, only while the claim still holds `data.owner === owner`: a claimer whose claim
+   * expired and was claimed again never deletes its successor's.
+   */
+  async release(group: string, series: string, n: number, owner?: string): Promise<void> {
+    await this.collection().deleteOne({
+      _id: claimId(group, series, n),
+      ...(owner === undefined ? {} : { "data.owner": owner }),
+    });
+  }
+
+  /**
+   * Replaces what claim `n` of `series` holds, and when it expires, while it still holds
+   * `data.owner === owner` (its claimer's token; `data` must carry it on): e.g. an idempotency
+   * key's answer once its request ran. Only the claimer writes its claim, so this update has no
+   * rival writer to lose to (FerretDB's isolation gap is about concurrent updates).
+   */
+  async settle(
+    group: string,
+    series: string,
+    n: number,
+    owner: string,
+    expiresAt: Date,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    await this.collection().updateOne(
+      { _id: claimId(group, series, n), "data.owner": owner },
+      { $set: { expiresAt, data } },
+    );
+  }
+
+  /**
+   * Deletes every expired claim, at most once a minute per process, for users that claim
+   * without reading their groups (idempotency keys): what keeps FerretDB, which has no TTL
+   * indexes, from keeping them. Never waited for beyond the index build.
+   */
+  async sweepExpired(): Promise<void> {
+    await this.ready();
+    this.sweep(Date.now());
   }
 
   /** Forgets every claim of `group`. */

@@ -19,6 +19,7 @@ import { runToolCall, type ToolRunnerOptions } from "../tools/runToolCall.js";
 import type { Services } from "../tools/services.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { unknownTool } from "../tools/toolErrors.js";
+import { idempotent } from "./idempotent.js";
 import { restContext } from "./requestContext.js";
 
 /** Where TerrenoApp mounts the custom tools' routes. */
@@ -37,7 +38,8 @@ export function customToolRouter(tools: readonly ToolDefinition[], services: Ser
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const options: ToolRunnerOptions = { surface: "rest", services };
   const router = express.Router();
-  router.post("/:name", async (req: Request, res: Response) => {
+  // An `Idempotency-Key` replays a retried call's first answer (idempotent.ts).
+  router.post("/:name", idempotent(services), async (req: Request, res: Response) => {
     const { name } = req.params as { name: string };
     const { user, headers, operation } = restContext(req, services);
     const outcome = await runToolCall(options, {

@@ -13,6 +13,7 @@ import { UNREADABLE_BODY } from "../core/validateBody.js";
 import { errorMiddleware } from "../http/sendError.js";
 import { restWriteLimit } from "../ops/rateLimit.js";
 import { STANDALONE_SERVICES } from "../tools/services.js";
+import { idempotent } from "./idempotent.js";
 import { parseListQuery } from "./parseListQuery.js";
 import { ifMatch, setEtag } from "./preconditions.js";
 import { restContext } from "./requestContext.js";
@@ -35,7 +36,7 @@ function bodyOf(req: Request): unknown {
 /**
  * `POST /:id/<name>` (instance) or `POST /<name>` (collection) per action, answering
  * `{data}`. Mounted ahead of the router's write limit: actions spend write points unless
- * annotated read-only.
+ * annotated read-only. An `Idempotency-Key` replays a retried call's first answer.
  */
 function mountActions(router: Router, resource: Resource, services: AppServices): void {
   const { rateLimits } = services;
@@ -44,7 +45,7 @@ function mountActions(router: Router, resource: Resource, services: AppServices)
       ? [restWriteLimit(resource, rateLimits)]
       : [];
     const path = config.scope === "instance" ? `/:id/${name}` : `/${name}`;
-    router.post(path, ...limit, async (req: Request, res: Response) => {
+    router.post(path, ...limit, idempotent(services), async (req: Request, res: Response) => {
       const input = {
         ...(config.scope === "instance" ? { id: req.params.id } : {}),
         input: bodyOf(req),
@@ -87,7 +88,8 @@ export function restRouter(resource: Resource, services: AppServices): Router {
   router.get("/", async (req: Request, res: Response) => {
     res.json(await runOperation(() => list(resource, restCtx(req), parseListQuery(req))));
   });
-  router.post("/", async (req: Request, res: Response) => {
+  // An `Idempotency-Key` makes a retried create answer the first one's response (idempotent.ts).
+  router.post("/", idempotent(services), async (req: Request, res: Response) => {
     const input = { body: bodyOf(req), populate: req.query.populate };
     const data = await runOperation(() => create(resource, restCtx(req), input));
     setEtag(res, data);

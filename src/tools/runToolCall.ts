@@ -1,9 +1,11 @@
 /**
  * THE tool-call runner, for every surface that calls tools (MCP `tools/call`, getMCPTools()
  * and the chat's tools, `POST /tools/<name>`): context → the one verdict (a tool the caller
- * may not see is `unseen`) → rate-limit spend → argument validation → execute → audit of a
- * refused write → error normalization and report, inside the call's trace. Surfaces only
- * translate the outcome into their own shape.
+ * may not see is `unseen`) → rate-limit spend → idempotency key (a retry replays the first
+ * outcome) → argument validation → execute → audit of a refused write → error normalization
+ * and report, inside the call's trace. Surfaces only translate the outcome into their own
+ * shape. (REST's custom tool route keeps its `Idempotency-Key` answers in src/rest/idempotent.ts,
+ * as every REST POST does.)
  *
  * The verdict is judged once per call, here: the tool then runs its operation's `run` step
  * (src/core/operations), which does not judge again, on the input checked once here.
@@ -12,13 +14,14 @@
  * are internal calls: the same context, verdict, rate limit, observer and trace, with their
  * own `run` in place of the tool's.
  */
-import type { TerrenoError } from "../core/errors.js";
+import { type ErrorCode, type FieldErrors, TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
 import { reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import { callContext } from "../core/services.js";
 import type { RequestContext, Surface, ToolCallTrace, User } from "../core/types.js";
 import { type Refusal, refusalError, verdict } from "../core/verdict.js";
+import { fingerprintOf, parseIdempotencyKey } from "../ops/idempotency.js";
 import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.js";
 import type { Services } from "./services.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
@@ -54,6 +57,12 @@ export interface ToolCall {
   ip?: string;
   /** The AI SDK's tool call id. */
   callId?: string;
+  /**
+   * The call's idempotency key (MCP's `_meta.idempotencyKey`, the chat's per tool-call key),
+   * unchecked: the call runs once per caller and key, a retry replays its outcome (idempotent).
+   * `field` names the key in a 400 for a malformed one.
+   */
+  idempotency?: { key: unknown; field: string };
   /** Set when the caller could not be resolved (the database is down): the call fails with it. */
   failure?: TerrenoError;
   /**
@@ -64,7 +73,8 @@ export interface ToolCall {
 }
 
 export type ToolCallOutcome =
-  | { status: "done"; output: ToolOutput }
+  /** `replayed`: the output a first call with the same idempotency key kept. */
+  | { status: "done"; output: ToolOutput; replayed?: true }
   /**
    * No tool has this name, or the verdict refused this caller (`refusal`): to the caller the
    * tool does not exist. `error` is the refusal's own error (or `unknown_tool`) for surfaces
@@ -106,6 +116,56 @@ async function spendLimit(
   });
 }
 
+/** What a tool call's key keeps: its output, or a failure a retry would meet again. */
+type KeptOutcome =
+  | { output: ToolOutput }
+  | { error: { code: ErrorCode; detail: string; fields?: FieldErrors } };
+
+/**
+ * Runs `execute` once per caller and idempotency key (src/ops/idempotency.ts): a retry replays
+ * the first outcome, an output or a failure below 500 (a rate limit aside, as on REST); a server
+ * fault releases the key so a retry runs. A call without a key, or by no user, just runs.
+ */
+async function idempotently(
+  tool: ToolDefinition,
+  call: ToolCall,
+  options: ToolRunnerOptions,
+  execute: () => Promise<ToolOutput>,
+): Promise<ToolCallOutcome> {
+  const guard = options.services.idempotency;
+  if (call.idempotency === undefined || !guard || !call.user) {
+    return { status: "done", output: await execute() };
+  }
+  const key = parseIdempotencyKey(call.idempotency.key, call.idempotency.field);
+  const start = await guard.begin({
+    scope: "tool",
+    caller: call.user.id,
+    key,
+    fingerprint: fingerprintOf({ tool: tool.name, args: call.args ?? null }),
+  });
+  if (start.state === "replay") {
+    const kept = start.answer as KeptOutcome;
+    if ("error" in kept)
+      throw new TerrenoError(kept.error.code, kept.error.detail, kept.error.fields);
+    return { status: "done", output: kept.output, replayed: true };
+  }
+  let output: ToolOutput;
+  try {
+    output = await execute();
+  } catch (error) {
+    const failure = normalizeError(error);
+    if (failure.status < 500 && failure.code !== "rate_limited") {
+      const { code, message, fields } = failure;
+      await start.finish({ error: { code, detail: message, ...(fields ? { fields } : {}) } });
+    } else {
+      await start.release();
+    }
+    throw error;
+  }
+  await start.finish({ output } satisfies KeptOutcome);
+  return { status: "done", output };
+}
+
 async function runSteps(
   tool: ToolDefinition,
   call: ToolCall,
@@ -135,8 +195,8 @@ async function runSteps(
       return { status: "unseen", error, refusal: answer };
     }
     await spendLimit(tool, call, options);
-    const output = call.run ? await call.run(ctx) : await executeTool(tool, ctx, call.args);
-    return { status: "done", output };
+    const execute = () => (call.run ? call.run(ctx) : executeTool(tool, ctx, call.args));
+    return await idempotently(tool, call, options, execute);
   } catch (error) {
     return failed(error);
   }

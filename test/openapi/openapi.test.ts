@@ -306,8 +306,16 @@ describe("OpenAPI document", () => {
     const def = app.toolDefinitions.find((tool) => tool.name === "todos_stats");
     assert.deepEqual(stats.requestBody.content["application/json"].schema, def?.inputSchema);
     assert.deepEqual(stats.responses["200"].content["application/json"].schema, def?.outputSchema);
-    // Read-only: no write points spent, so no 429.
-    assert.deepEqual(Object.keys(stats.responses).sort(), ["200", "400", "401", "403", "404"]);
+    // Read-only: no write points spent, so no 429. An Idempotency-Key may answer 409 or 422.
+    assert.deepEqual(Object.keys(stats.responses).sort(), [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "422",
+    ]);
     const archive = document.paths["/tools/archive_all"].post;
     assert.equal(archive.operationId, "archiveAll");
     assert.ok(archive.responses["429"]);

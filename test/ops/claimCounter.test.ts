@@ -73,6 +73,31 @@ describe("claims across two pooled connections", () => {
     assert.deepEqual(await a.claims("expiry"), []);
   });
 
+  test("settle and an owner's release touch only the claim that owner still holds", async () => {
+    // An idempotency key's claimer writes its answer, or frees the key, on its own claim only:
+    // once its claim expired and another claimer took the slot, the successor's claim stays.
+    const [a, b] = stores();
+    assert.equal(
+      await a.claimAt("owned", "k", 1, new Date(Date.now() - 1000), { owner: "A" }),
+      true,
+    );
+    assert.deepEqual(await b.claims("owned"), [], "expired, and deleted by the read");
+    assert.equal(await b.claimAt("owned", "k", 1, later(), { owner: "B" }), true);
+    await a.settle("owned", "k", 1, "A", later(), { owner: "A", answer: "late" });
+    await a.release("owned", "k", 1, "A");
+    assert.deepEqual(
+      (await a.claims("owned")).map((claim) => claim.data),
+      [{ owner: "B" }],
+    );
+    await b.settle("owned", "k", 1, "B", later(), { owner: "B", answer: "kept" });
+    assert.deepEqual(
+      (await a.claims("owned")).map((claim) => claim.data.answer),
+      ["kept"],
+    );
+    await b.release("owned", "k", 1, "B");
+    assert.deepEqual(await a.claims("owned"), []);
+  });
+
   test("names with | or % are escaped in the id, so ids never collide", async () => {
     // Names may come from outside (an address as a proxy header gave it): refusing them made
     // the login lockout fail open, so they are escaped instead.

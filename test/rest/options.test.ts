@@ -65,11 +65,12 @@ describe("REST options", () => {
     const allowed = await request(app).get("/foods").set("Origin", "https://app.example.com");
     assert.equal(allowed.headers["access-control-allow-origin"], "https://app.example.com");
     // A browser client may read what the server answers for it to act on: the MCP session
-    // (2025 era), the sign-in challenge of a 401 and when to retry a 429.
+    // (2025 era), the sign-in challenge of a 401, when to retry a 429, and that a response to
+    // an Idempotency-Key is a replay.
     const exposed = String(allowed.headers["access-control-expose-headers"] ?? "").split(",");
     assert.deepEqual(
       exposed.map((name) => name.trim().toLowerCase()),
-      ["mcp-session-id", "www-authenticate", "retry-after"],
+      ["mcp-session-id", "www-authenticate", "retry-after", "idempotent-replayed"],
     );
     const other = await request(app).get("/foods").set("Origin", "https://evil.example");
     assert.equal(other.headers["access-control-allow-origin"], undefined);

@@ -66,6 +66,7 @@ async function run(
   input: unknown,
   services: Services,
   callId?: string,
+  idempotencyKey?: string,
 ): Promise<MCPToolOutput> {
   const outcome = await runToolCall(runnerFor(services), {
     tool: def,
@@ -73,6 +74,7 @@ async function run(
     args: input,
     user,
     ...(callId ? { callId } : {}),
+    ...(idempotencyKey ? { idempotency: { key: idempotencyKey, field: "toolCallId" } } : {}),
   });
   return outcome.status === "done" ? outcome.output : errorOutput(outcome.error);
 }
@@ -160,6 +162,11 @@ export interface AiToolSetOptions {
   requireApproval?: boolean;
   /** The app's services: where calls report, spend and are traced. */
   services: Services;
+  /**
+   * A user-bound call's idempotency key from its tool-call id (the chat's: conversation and
+   * call id): a call runs at most once per key, a second one answers the first's outcome.
+   */
+  callKey?: (toolCallId: string) => string;
 }
 
 /** The definitions as AI SDK tools keyed by tool name, each running through the runner. */
@@ -180,7 +187,7 @@ export function aiToolSet(
           ...shared,
           execute: (input, { abortSignal, toolCallId }) => {
             abortSignal?.throwIfAborted();
-            return run(def, user, input, services, toolCallId);
+            return run(def, user, input, services, toolCallId, options.callKey?.(toolCallId));
           },
         }
       : shared;
