@@ -19,6 +19,7 @@ import type { CustomToolConfig } from "../core/actionTypes.js";
 import { TerrenoError } from "../core/errors.js";
 import { consoleLogger, type Logger } from "../core/logger.js";
 import { hiddenFieldsLookup } from "../core/present.js";
+import type { PromptArguments, PromptConfig, PromptDefinition } from "../core/promptTypes.js";
 import type { Resource } from "../core/resource.js";
 import { defineResource } from "../core/resource.js";
 import type { HiddenFieldsLookup, OperationObserver } from "../core/types.js";
@@ -34,6 +35,7 @@ import { resourceOf, restRouter } from "../rest/modelRouter.js";
 import { customToolDefinition, withActionAndCustomTools } from "../tools/actionTools.js";
 import { type AppViews, createAppViews } from "../tools/appViews/appViews.js";
 import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
+import { checkedPrompts, promptDefinition } from "../tools/prompts.js";
 import type { Services } from "../tools/services.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
 import { builtInAuthPlugins } from "./authPlugins.js";
@@ -124,6 +126,20 @@ export class TerrenoApp {
     config: CustomToolConfig<Input, Output>,
   ): this {
     this.customTools.push(customToolDefinition(name, config as unknown as CustomToolConfig));
+    return this;
+  }
+
+  private readonly prompts: PromptDefinition[] = [];
+
+  /**
+   * Adds a prompt: `app.prompt("review_todo", {description, arguments: {todo: z.string()},
+   * complete?, permissions?, messages: (args, ctx) => [...]})`. Served as MCP `prompts/list`
+   * and `prompts/get` to callers it permits (the same verdict, rate limits and telemetry as
+   * tools), its arguments completed by `completion/complete`, and offered by getMCPPrompts()
+   * (src/tools/prompts.ts). Chainable.
+   */
+  prompt<A extends PromptArguments = PromptArguments>(name: string, config: PromptConfig<A>): this {
+    this.prompts.push(promptDefinition(name, config as unknown as PromptConfig));
     return this;
   }
 
@@ -225,8 +241,13 @@ export class TerrenoApp {
     const tools = this.toolDefinitions;
     const { observer } = this;
     const cached = this.servicesCache;
-    if (cached?.tools !== tools || cached.observer !== observer) {
+    if (
+      cached?.tools !== tools ||
+      cached.observer !== observer ||
+      (cached.prompts?.length ?? 0) !== this.prompts.length
+    ) {
       this.servicesCache = {
+        ...(this.prompts.length > 0 ? { prompts: checkedPrompts(this.prompts) } : {}),
         logger: this.logger,
         ...(observer ? { observer } : {}),
         hiddenOf: this.hiddenOf,
