@@ -9,7 +9,12 @@ import { after, before, describe, test } from "node:test";
 import request from "supertest";
 import { z } from "zod";
 import { createExampleApp } from "../../example-backend/app.js";
+import { User } from "../../example-backend/models/User.js";
+import { registerExamplePrompts } from "../../example-backend/prompts.js";
+import { todoRouter } from "../../example-backend/resources/todos.js";
 import { getMCPPrompts } from "../../src/ai/getMCPPrompts.js";
+import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { toUser } from "../../src/auth/userPlugin.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { CLIENT_KINDS, connectSdkClient, type Listening, listen } from "../helpers/mcpClients.js";
@@ -228,9 +233,29 @@ describe("prompts", () => {
     });
   }
 
+  test("prompts/get and a completion function spend the caller's tool-call points", async () => {
+    const limited = new TerrenoApp({
+      userModel: User,
+      auth: { jwt: { secret: "prompts-limit-secret" } },
+      rateLimit: { store: "memory", toolCalls: { points: 2, duration: 60 } },
+    }).register(todoRouter());
+    const limitedApp = registerExamplePrompts(limited).build();
+    const carol = await signUp(limitedApp, "carol");
+    const get = (id: number) =>
+      request(limitedApp)
+        .post("/mcp")
+        .set("Authorization", `Bearer ${carol.token}`)
+        .set("Accept", "application/json, text/event-stream")
+        .send({ jsonrpc: "2.0", id, method: "prompts/get", params: { name: "plan_my_day" } });
+    assert.equal((await get(1)).status, 200);
+    assert.equal((await get(2)).status, 200);
+    const refused = await get(3);
+    assert.equal(refused.status, 429, refused.text.slice(0, 200));
+    assert.match(refused.body.error.message, /rate_limited/);
+    assert.ok(refused.headers["retry-after"]);
+  });
+
   test("getMCPPrompts offers the chat the same prompts, run as the user", async () => {
-    const { toUser } = await import("../../src/auth/userPlugin.js");
-    const { User } = await import("../../example-backend/models/User.js");
     const doc = await User.findById(alice.userId);
     assert.ok(doc);
     const user = toUser(doc);
