@@ -104,10 +104,7 @@ export function mcpPrompts(
   runner: ToolRunnerOptions,
 ): McpPrompts {
   const byName = new Map(prompts.map((prompt) => [prompt.name, prompt]));
-  const promptRunner: PromptRunnerOptions = {
-    surface: runner.surface === "ai" ? "ai" : "mcp",
-    services: runner.services,
-  };
+  const promptRunner: PromptRunnerOptions = { surface: "mcp", services: runner.services };
   const listFor = createToolCatalog(prompts, (visible) => ({ prompts: visible.map(wirePrompt) }));
   // Field sources are resolved (and refused when wrong) when the endpoint is built.
   const sources = new Map<string, FieldSource>();
@@ -161,19 +158,18 @@ export function mcpPrompts(
     list: async (caller) => listFor(caller.user),
     async get(caller, name, args) {
       const prompt = byName.get(name);
+      if (!prompt) throw protocolError(unknownPrompt(name));
       const outcome = await runPromptCall(promptRunner, {
         prompt,
         name,
         ...callOf(caller),
-        run: async (ctx) => {
-          const parsed = (prompt as PromptDefinition).parse(args);
-          return (prompt as PromptDefinition).messages(parsed, ctx);
-        },
+        run: async (ctx) => prompt.messages(prompt.parse(args), ctx),
       });
+      // A prompt the caller does not see answers exactly as one that does not exist.
       if (outcome.status === "unseen") throw protocolError(unknownPrompt(name));
       if (outcome.status === "failed") throw protocolError(outcome.error);
       return {
-        description: (prompt as PromptDefinition).description,
+        description: prompt.description,
         messages: outcome.output.map((message) => ({
           role: message.role,
           content: { type: "text" as const, text: message.content },

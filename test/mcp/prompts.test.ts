@@ -255,6 +255,30 @@ describe("prompts", () => {
     assert.ok(refused.headers["retry-after"]);
   });
 
+  test("names are portable and unique, and a completion names a field the tools show", () => {
+    const messages = () => [{ role: "user" as const, content: "x" }];
+    const fresh = () => new TerrenoApp({ userModel: User, auth: { jwt: { secret: "names" } } });
+    assert.throws(() => fresh().prompt("Review-Todo", { description: "x", messages }), /portable/);
+    assert.throws(
+      () => fresh().prompt(`p${"x".repeat(48)}`, { description: "x", messages }),
+      /at most 48/,
+    );
+    const twice = fresh()
+      .register(todoRouter())
+      .prompt("same", { description: "x", messages })
+      .prompt("same", { description: "x", messages });
+    assert.throws(() => twice.build(), /duplicate prompt name "same"/);
+    const hidden = fresh()
+      .register(todoRouter())
+      .prompt("peek", {
+        description: "x",
+        arguments: { note: z.string() },
+        complete: { note: { model: "Todo", field: "internalNote" } },
+        messages,
+      });
+    assert.throws(() => hidden.build(), /not a string field its tools show/);
+  });
+
   test("getMCPPrompts offers the chat the same prompts, run as the user", async () => {
     const doc = await User.findById(alice.userId);
     assert.ok(doc);
