@@ -16,6 +16,7 @@ import { frontendPlugin } from "./frontend.js";
 import { previousSecretsFrom } from "./jwtSecret.js";
 import { User } from "./models/User.js";
 import { exampleOAuth } from "./oauth.js";
+import { registerExamplePrompts } from "./prompts.js";
 import { foodRouter } from "./resources/foods.js";
 import { todoRouter } from "./resources/todos.js";
 import { userRouter } from "./resources/users.js";
@@ -100,6 +101,7 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
   app.register(todoRouter()); // /todos
   app.register(foodRouter()); // /foods
   app.register(userRouter()); // /users, admins only
+  registerExamplePrompts(app); // review_todo and plan_my_day, for MCP clients and the chat
   // Sign-in for MCP clients through the browser (/oauth/*), when the server's URL is known.
   const { publicUrl } = options;
   if (publicUrl) app.register(exampleOAuth({ jwtSecret: secret, previousSecrets, publicUrl }));

@@ -95,6 +95,15 @@ export {
   IsOwnerOrReadOnly,
   OwnerQueryFilter,
 } from "./core/permissions.js";
+export type {
+  PromptArgs,
+  PromptArguments,
+  PromptCompletion,
+  PromptConfig,
+  PromptContext,
+  PromptMessage,
+  PromptRecords,
+} from "./core/promptTypes.js";
 export type { Resource } from "./core/resource.js";
 export { MCP_SCOPES, READ_SCOPES, WRITE_SCOPES } from "./core/scopes.js";
 export type {

@@ -4,6 +4,7 @@
  */
 
 export type { MCPToolErrorOutput, MCPToolOutput } from "../tools/aiSdk/toolOutput.js";
+export { type GetMCPPromptsOptions, getMCPPrompts, type MCPPrompt } from "./getMCPPrompts.js";
 export {
   type CoreTool,
   type GetMCPToolsOptions,

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import type { CustomToolConfig } from "../core/actionTypes.js";
 import { consoleLogger, type Logger } from "../core/logger.js";
 import { hiddenFieldsLookup } from "../core/present.js";
+import type { PromptArguments, PromptConfig, PromptDefinition } from "../core/promptTypes.js";
 import type { Resource } from "../core/resource.js";
 import type { HiddenFieldsLookup, OperationObserver } from "../core/types.js";
 import { idempotencyKeys } from "../ops/idempotency.js";
@@ -18,6 +19,7 @@ import type { TerrenoPlugin } from "../plugin/types.js";
 import { resourceOf } from "../rest/modelRouter.js";
 import { customToolDefinition } from "../tools/actionTools.js";
 import type { AppViews } from "../tools/appViews/appViews.js";
+import { checkedPrompts, promptDefinition } from "../tools/prompts.js";
 import type { Services } from "../tools/services.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
 import { appContext, type Mounted } from "./appContext.js";
@@ -86,6 +88,21 @@ export class TerrenoApp {
     return this;
   }
 
+  private readonly prompts: PromptDefinition[] = [];
+
+  /**
+   * Adds a prompt: `app.prompt("review_todo", {description, arguments: {todo: z.string()},
+   * complete?, permissions?, messages: (args, ctx) => [...]})`. Served as MCP `prompts/list`
+   * and `prompts/get` to callers it permits (the same verdict, rate limits and telemetry as
+   * tools), its arguments completed by `completion/complete`, and offered by getMCPPrompts()
+   * (src/tools/prompts.ts). Chainable.
+   */
+  prompt<A extends PromptArguments = PromptArguments>(name: string, config: PromptConfig<A>): this {
+    this.assertOpen("prompt()");
+    this.prompts.push(promptDefinition(name, config as unknown as PromptConfig));
+    return this;
+  }
+
   /** The definitions of the custom tools added with `tool()` (e.g. for OpenAPI). */
   get customToolDefinitions(): readonly ToolDefinition[] {
     return this.customTools;
@@ -110,6 +127,7 @@ export class TerrenoApp {
       hiddenOf: this.hiddenOf,
       rateLimits: this.rateLimits,
       idempotency: this.idempotency,
+      prompts: this.prompts.length > 0 ? checkedPrompts(this.prompts) : undefined,
     });
     return this.frozen;
   }

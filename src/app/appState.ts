@@ -5,6 +5,7 @@
  * every surface of the app holds the very same objects.
  */
 import type { Logger } from "../core/logger.js";
+import type { PromptDefinition } from "../core/promptTypes.js";
 import type { Resource } from "../core/resource.js";
 import type { HiddenFieldsLookup, IdempotencyGuard, OperationObserver } from "../core/types.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
@@ -29,6 +30,8 @@ export interface Registrations {
   hiddenOf: HiddenFieldsLookup;
   rateLimits: RateLimits;
   idempotency: IdempotencyGuard;
+  /** The app's prompts, checked (names, arguments); undefined when it has none. */
+  prompts?: PromptDefinition[];
 }
 
 export interface AppState {
@@ -57,6 +60,7 @@ export function deriveAppState(registered: Registrations): AppState {
     options.userModel,
   );
   const services: Services = {
+    ...(registered.prompts ? { prompts: registered.prompts } : {}),
     logger,
     ...(observer ? { observer } : {}),
     hiddenOf: registered.hiddenOf,

@@ -212,6 +212,11 @@ export interface ToolCallInfo {
   tool: string;
   /** The AI SDK's tool call id, when there is one. */
   callId?: string;
+  /**
+   * The MCP method traced: `tools/call` (the default), or a prompt's `prompts/get` or
+   * `completion/complete` (then `tool` is the prompt's name).
+   */
+  method?: "tools/call" | "prompts/get" | "completion/complete";
 }
 
 /** Runs one tool call inside its trace, span and duration metric. */

@@ -67,3 +67,34 @@ export async function completeRecordId(
   });
   return { values, total: result.total, hasMore: result.more };
 }
+
+/**
+ * `completion/complete` of a prompt argument completed from a model's field: the distinct
+ * values of `field` among the caller's records whose `field` contains what was typed (any
+ * case), those that start with it first. Like `completeRecordId`, an internal call of the list
+ * tool through the runner runs it, so it offers only what the caller's list tool would show;
+ * the match is a filter the framework sets, on a field the tools see.
+ */
+export async function completeFieldValue(
+  resource: Resource,
+  field: string,
+  value: string,
+  ctx: RequestContext,
+): Promise<Completion> {
+  const typed = value.slice(0, MAX_TYPED);
+  const view = await callerView(resource, ctx);
+  const result = await runList(resource, view, ctx, {
+    limit: Math.min(COMPLETION_LIMIT, view.maxLimit),
+    ...(view.sortable.includes("id") ? { sort: "-id" } : {}),
+    match: typed === "" ? {} : { [field]: { $regex: escapeRegex(typed), $options: "i" } },
+  });
+  const values = new Set<string>();
+  for (const record of result.data) {
+    const found = (record as PlainObject | null)?.[field];
+    if (typeof found === "string" && found.length > 0) values.add(found);
+  }
+  const lower = typed.toLowerCase();
+  const starts = (text: string) => (text.toLowerCase().startsWith(lower) ? 0 : 1);
+  const sorted = [...values].sort((a, b) => starts(a) - starts(b));
+  return { values: sorted, total: result.total, hasMore: result.more };
+}

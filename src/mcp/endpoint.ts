@@ -26,6 +26,7 @@ import { sendJsonRpcError } from "./jsonRpcError.js";
 import { createServerFactory } from "./mcpServerFactory.js";
 import type { McpEndpointOptions } from "./options.js";
 import { parseMcpBody } from "./parseBody.js";
+import { mcpPrompts } from "./prompts.js";
 import { recordResourceProvider, recordTemplates } from "./recordResources.js";
 import { mcpRequestState } from "./requestState.js";
 import { resolveMcpCaller } from "./resolveMcpCaller.js";
@@ -39,11 +40,12 @@ import {
 } from "./resourceMetadata.js";
 import { resourceMetadataOpenApi } from "./resourceMetadataOpenApi.js";
 
-/** Whether the app has anything to serve on /mcp: a model that opts in, or a custom tool. */
+/** Whether the app has anything to serve on /mcp: a model that opts in, a custom tool, a prompt. */
 function servesTools(ctx: AppContext): boolean {
   return (
     ctx.resources.some((resource) => resource.options.mcp) ||
-    ctx.services.tools.some((tool) => kindOf(tool).servesEndpoint)
+    ctx.services.tools.some((tool) => kindOf(tool).servesEndpoint) ||
+    (ctx.services.prompts?.length ?? 0) > 0
   );
 }
 
@@ -54,7 +56,8 @@ function servesTools(ctx: AppContext): boolean {
 function anonymousAllowed(ctx: AppContext, tools: readonly ToolDefinition[]): boolean {
   return (
     ctx.resources.some((resource) => resource.options.mcp && resource.views.tools.anonymous) ||
-    tools.some((tool) => tool.access.anonymous)
+    tools.some((tool) => tool.access.anonymous) ||
+    (ctx.services.prompts ?? []).some((prompt) => prompt.access.anonymous)
   );
 }
 
@@ -92,8 +95,12 @@ function sdkHandler(ctx: AppContext, options: McpEndpointOptions) {
           ctx.connection,
         )
       : undefined;
+  const prompts = services.prompts?.length
+    ? mcpPrompts(services.prompts, tools, runner)
+    : undefined;
   const factory = createServerFactory({
     tools,
+    ...(prompts ? { prompts } : {}),
     info: { name: options.name ?? "terreno-mcp", version: options.version ?? "0.1.0" },
     logger,
     runner,

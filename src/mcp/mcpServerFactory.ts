@@ -7,6 +7,7 @@
  * caller does not see exactly as a tool that does not exist.
  */
 import {
+  type CacheHint,
   type CallToolResult,
   type InputRequiredResult,
   Server,
@@ -34,8 +35,12 @@ import {
 } from "./confirm.js";
 import type { ConfirmationStates } from "./confirmationStates.js";
 import type { ServerFactoryContext } from "./httpHandler.js";
+import type { McpPrompts } from "./prompts.js";
 import { McpRequestState, mcpRequestState } from "./requestState.js";
 import {
+  completeResource,
+  EMPTY_COMPLETION,
+  guardFor,
   type McpResourceProvider,
   resourceCapabilities,
   serveResources,
@@ -78,6 +83,8 @@ export interface ServerFactoryOptions {
   runner: ToolRunnerOptions;
   /** Where `resources/*` and `completion/complete` are answered (resourceProviders.ts). */
   resources?: readonly McpResourceProvider[];
+  /** The app's prompts (`app.prompt`): `prompts/*` and their arguments' completions (prompts.ts). */
+  prompts?: McpPrompts;
   /**
    * The MCP Apps views (`mcp: {apps: true}`): linked from their tools' `_meta`, declared as
    * the extension; their `ui://` resources are one of `resources`.
@@ -94,18 +101,30 @@ export interface ServerFactoryOptions {
 }
 
 /**
- * The 2026 era's cache hints for what the resources answer: records are the caller's own
- * and change at any time, so never cached by a shared cache and never kept.
+ * The 2026 era's cache hints, one for every cacheable answer. Every list is per caller (its
+ * permissions decide what it holds) and records change at any time, so none is kept by a
+ * shared cache, nor kept at all: a permission taken away shows on the next list.
  */
 const PER_USER = { ttlMs: 0, cacheScope: "private" } as const;
-const RESOURCE_CACHE_HINTS = {
+const CACHE_HINTS = {
+  "tools/list": PER_USER,
+  "prompts/list": PER_USER,
   "resources/list": PER_USER,
   "resources/read": PER_USER,
   "resources/templates/list": PER_USER,
-};
+  "server/discover": PER_USER,
+} as const satisfies Partial<Record<CacheableMethod, CacheHint>>;
+
+type CacheableMethod =
+  | "tools/list"
+  | "prompts/list"
+  | "resources/list"
+  | "resources/read"
+  | "resources/templates/list"
+  | "server/discover";
 
 export function createServerFactory(options: ServerFactoryOptions) {
-  const { tools, info, logger, runner, decorateResult, apps, states } = options;
+  const { tools, info, logger, runner, decorateResult, apps, states, prompts } = options;
   const providers = options.resources ?? [];
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // What `tools/list` answers, built once per distinct set of visible tools (visibleTools.ts)
@@ -116,12 +135,11 @@ export function createServerFactory(options: ServerFactoryOptions) {
   const capabilities = {
     tools: { listChanged: false },
     ...resourceCapabilities(providers),
+    ...(prompts?.capabilities ?? {}),
     ...(apps ? { extensions: appCapabilities().extensions } : {}),
   };
-  const serverOptions = {
-    capabilities,
-    ...(providers.length > 0 ? { cacheHints: RESOURCE_CACHE_HINTS } : {}),
-  };
+  const completes = "completions" in capabilities;
+  const serverOptions = { capabilities, cacheHints: CACHE_HINTS };
 
   /** A failure outside any one tool (e.g. a permission check threw while listing), reported. */
   function protocolFailure(error: unknown, operation: string): Error {
@@ -223,6 +241,32 @@ export function createServerFactory(options: ServerFactoryOptions) {
       }
     });
     serveResources(server, providers, state, protocolFailure);
+    const guarded = guardFor(state, protocolFailure);
+    if (prompts) {
+      server.setRequestHandler(
+        "prompts/list",
+        guarded("prompts/list", async () => prompts.list(caller)),
+      );
+      server.setRequestHandler(
+        "prompts/get",
+        guarded("prompts/get", async (request) =>
+          prompts.get(caller, request.params.name, request.params.arguments),
+        ),
+      );
+    }
+    if (completes) {
+      server.setRequestHandler(
+        "completion/complete",
+        guarded("completion/complete", async (request) => {
+          const { ref, argument } = request.params;
+          const completion =
+            ref.type === "ref/prompt"
+              ? await (prompts?.complete(caller, ref.name, argument) ?? EMPTY_COMPLETION)
+              : await completeResource(providers, ref.uri, argument, caller);
+          return { completion };
+        }),
+      );
+    }
     return server;
   };
 }

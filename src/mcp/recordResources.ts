@@ -43,7 +43,7 @@ export interface RecordTemplate {
 const TITLE_FIELDS = ["title", "name", "label", "subject"];
 const SCHEME = /^[a-z][a-z0-9+.-]*$/;
 
-function titleFieldOf(resource: Resource): string | undefined {
+export function titleFieldOf(resource: Resource): string | undefined {
   const configured = resource.options.mcp?.titleField as string | undefined;
   const { hidden } = resource.views.tools;
   const candidates = configured ? [configured] : TITLE_FIELDS;

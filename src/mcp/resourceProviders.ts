@@ -75,7 +75,7 @@ function decodeCursor(cursor: string, providers: number): { p: number; c: string
   throw invalidCursor();
 }
 
-const EMPTY_COMPLETION: Completion = { values: [], total: 0, hasMore: false };
+export const EMPTY_COMPLETION: Completion = { values: [], total: 0, hasMore: false };
 
 /** What the server declares for these providers (nothing when there are none). */
 export function resourceCapabilities(providers: readonly McpResourceProvider[]) {
@@ -87,21 +87,16 @@ export function resourceCapabilities(providers: readonly McpResourceProvider[]) 
 }
 
 /**
- * Registers the resource handlers on one per-request server, for the request's caller. A
- * caller that could not be resolved fails every one; a rate limit a provider throws is
- * answered with 429 (`McpRequestState.noteThrown`); `fail` maps an unexpected error (and
- * reports it).
+ * A handler for the request's caller: a caller that could not be resolved fails it; a rate
+ * limit it throws is answered with 429 (`McpRequestState.noteThrown`); `fail` maps an
+ * unexpected error (and reports it).
  */
-export function serveResources(
-  server: Server,
-  providers: readonly McpResourceProvider[],
+export function guardFor(
   state: McpRequestState,
   fail: (error: unknown, operation: string) => Error,
-): void {
-  if (providers.length === 0) return;
+) {
   const { caller } = state;
-  const guarded =
-    <A extends unknown[], R>(operation: string, run: (...args: A) => Promise<R>) =>
+  return <A extends unknown[], R>(operation: string, run: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       if (caller.failure) throw protocolError(caller.failure);
       try {
@@ -111,6 +106,36 @@ export function serveResources(
         throw error instanceof ProtocolError ? error : fail(error, operation);
       }
     };
+}
+
+/** `completion/complete` of a resource template's argument: the first provider that owns it. */
+export async function completeResource(
+  providers: readonly McpResourceProvider[],
+  uri: string,
+  argument: { name: string; value: string },
+  caller: McpCaller,
+): Promise<Completion> {
+  for (const provider of providers) {
+    const completion = await provider.complete?.(uri, argument, caller);
+    if (completion) return completion;
+  }
+  return EMPTY_COMPLETION;
+}
+
+/**
+ * Registers the resource handlers on one per-request server, for the request's caller
+ * (`guardFor`). `completion/complete` is registered by the server factory, which also
+ * completes prompts' arguments.
+ */
+export function serveResources(
+  server: Server,
+  providers: readonly McpResourceProvider[],
+  state: McpRequestState,
+  fail: (error: unknown, operation: string) => Error,
+): void {
+  if (providers.length === 0) return;
+  const { caller } = state;
+  const guarded = guardFor(state, fail);
   const listers = providers.filter((provider) => provider.list);
 
   server.setRequestHandler(
@@ -151,20 +176,6 @@ export function serveResources(
     guarded("resources/templates/list", async () => {
       const lists = await Promise.all(providers.map((provider) => provider.templates?.(caller)));
       return { resourceTemplates: lists.flatMap((list) => list ?? []) };
-    }),
-  );
-
-  if (!providers.some((provider) => provider.complete)) return;
-  server.setRequestHandler(
-    "completion/complete",
-    guarded("completion/complete", async (request) => {
-      const { ref, argument } = request.params;
-      if (ref.type !== "ref/resource") return { completion: EMPTY_COMPLETION };
-      for (const provider of providers) {
-        const completion = await provider.complete?.(ref.uri, argument, caller);
-        if (completion) return { completion };
-      }
-      return { completion: EMPTY_COMPLETION };
     }),
   );
 }

@@ -161,7 +161,8 @@ export function httpTelemetry() {
 export type { ToolCallInfo, ToolCallTrace } from "../core/types.js";
 
 /**
- * Runs one tool call inside its span, `tools/call <tool>` (MCP semantic conventions: SERVER
+ * Runs one tool call inside its span, `tools/call <tool>` (or a prompt's `prompts/get <name>`,
+ * `completion/complete <name>`; MCP semantic conventions: SERVER
  * for MCP, INTERNAL for AI SDK tools run in process), and records its duration and failure.
  * A failure reported through `trace.fail` or thrown sets `error.type` and
  * `terreno.error.code` to the error code and the span status to ERROR.
@@ -177,17 +178,26 @@ export async function traceToolCall<T>(
       failure = error;
     },
   };
-  const attributes: Attributes = {
-    "mcp.method.name": "tools/call",
-    "gen_ai.tool.name": info.tool,
-    "gen_ai.operation.name": "execute_tool",
-    "terreno.surface": info.surface,
-  };
+  const method = info.method ?? "tools/call";
+  // A prompt's get or completion is named as a prompt (MCP semantic conventions), not a tool.
+  const attributes: Attributes =
+    method === "tools/call"
+      ? {
+          "mcp.method.name": method,
+          "gen_ai.tool.name": info.tool,
+          "gen_ai.operation.name": "execute_tool",
+          "terreno.surface": info.surface,
+        }
+      : {
+          "mcp.method.name": method,
+          "gen_ai.prompt.name": info.tool,
+          "terreno.surface": info.surface,
+        };
   const options = {
     kind: info.surface === "mcp" ? SpanKind.SERVER : SpanKind.INTERNAL,
     attributes: info.callId ? { ...attributes, "gen_ai.tool.call.id": info.callId } : attributes,
   };
-  return tracer().startActiveSpan(`tools/call ${info.tool}`, options, async (span: Span) => {
+  return tracer().startActiveSpan(`${method} ${info.tool}`, options, async (span: Span) => {
     try {
       return await run(handle);
     } catch (error) {

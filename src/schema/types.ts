@@ -5,9 +5,16 @@
  */
 import type { Model } from "mongoose";
 
-/** Any Mongoose model: user model types vary, and the framework only reads schema metadata. */
+type NoHelpers = Record<never, never>;
+
+/**
+ * Any Mongoose model: user model types vary, and the framework only reads schema metadata. Its
+ * virtuals are `any` too: Mongoose infers `{id: string}` for most schemas, and with `Model<any>`
+ * (no virtuals) whether such a model is assignable depended on the order the compiler happened
+ * to compare Mongoose's types in, so unrelated code could break every model argument.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: see above; `any` lives in this one named alias.
-export type AnyModel = Model<any>;
+export type AnyModel = Model<any, NoHelpers, NoHelpers, any>;
 
 export type FieldKind =
   | "string"

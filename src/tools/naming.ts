@@ -13,19 +13,20 @@ const HINTS = {
   crud: "Set mcp.toolPrefix.",
   action: "Action names must be snake_case; set mcp.toolPrefix for a shorter prefix.",
   custom: "Custom tool names must be snake_case.",
+  prompt: "Prompt names must be snake_case.",
 } as const;
 
 /** A name to build: a model's (its prefix, then the method or action), or a custom tool's own. */
 type NameParts =
   | { kind: "crud" | "action"; resource: Resource; name: string }
-  | { kind: "custom"; name: string };
+  | { kind: "custom" | "prompt"; name: string };
 
 /** The one tool-name builder: `todos_list`, `todos_complete`, `stats`; not portable fails at start-up. */
 export function toolName(parts: NameParts): string {
-  const name = parts.kind === "custom" ? parts.name : `${parts.resource.toolPrefix}_${parts.name}`;
+  const name = "resource" in parts ? `${parts.resource.toolPrefix}_${parts.name}` : parts.name;
   if (!TOOL_NAME_PATTERN.test(name) || name.length > MAX_TOOL_NAME_LENGTH) {
     throw new Error(
-      `terreno-mcp: tool name "${name}" is not portable: it must match ${TOOL_NAME_PATTERN} and be at most ${MAX_TOOL_NAME_LENGTH} characters. ${HINTS[parts.kind]}`,
+      `terreno-mcp: ${parts.kind === "prompt" ? "prompt" : "tool"} name "${name}" is not portable: it must match ${TOOL_NAME_PATTERN} and be at most ${MAX_TOOL_NAME_LENGTH} characters. ${HINTS[parts.kind]}`,
     );
   }
   return name;

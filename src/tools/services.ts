@@ -4,12 +4,16 @@
  * `AppServices` (src/core/types.ts); only its type parameters are filled in here.
  */
 import { consoleLogger } from "../core/logger.js";
+import type { PromptDefinition } from "../core/promptTypes.js";
 import type { Resource } from "../core/resource.js";
 import type { AppServices } from "../core/types.js";
 import { traceToolCall } from "../ops/telemetry.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
 
-export type Services = AppServices<ToolDefinition, Resource>;
+export type Services = AppServices<ToolDefinition, Resource> & {
+  /** The app's prompts (`app.prompt(...)`), built once; served by /mcp and getMCPPrompts(). */
+  prompts?: readonly PromptDefinition[];
+};
 
 /**
  * The services of a router or tool outside any app: console logging, no audit observer, no

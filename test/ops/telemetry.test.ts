@@ -61,6 +61,10 @@ function buildApp(options: { http?: boolean } = {}): TerrenoApp {
     ...(options.http === false ? { telemetry: { http: false } } : {}),
   })
     .register(modelRouter(Todo, todoOptions()))
+    .prompt("hello", {
+      description: "Says hello.",
+      messages: () => [{ role: "user", content: "Hi" }],
+    })
     .register(
       modelRouter(
         Food,
@@ -200,6 +204,25 @@ describe("OpenTelemetry", () => {
       assert.equal(span.status.code, SpanStatusCode.UNSET);
       // The HTTP request that carried it has its own span.
       await spansNamed("POST /mcp");
+    });
+
+    test("a prompt's get is traced as a prompt, not a tool", async () => {
+      const res = await request(app)
+        .post("/mcp")
+        .set(bearer(alice))
+        .set("Accept", "application/json, text/event-stream")
+        .send({ jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name: "hello" } });
+      assert.equal(res.body.result.messages[0].content.text, "Hi");
+      const [span] = await spansNamed("prompts/get hello");
+      assert.deepEqual(
+        {
+          method: span.attributes["mcp.method.name"],
+          prompt: span.attributes["gen_ai.prompt.name"],
+          tool: span.attributes["gen_ai.tool.name"],
+          surface: span.attributes["terreno.surface"],
+        },
+        { method: "prompts/get", prompt: "hello", tool: undefined, surface: "mcp" },
+      );
     });
 
     test("a failing tool call carries its error code", async () => {
