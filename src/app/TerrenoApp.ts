@@ -36,6 +36,8 @@ import { type AppViews, createAppViews } from "../tools/appViews/appViews.js";
 import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
 import type { Services } from "../tools/services.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
+import { createWorkspaces, type Workspaces } from "../workspaces/directory.js";
+import { workspaceRoutesPlugin } from "../workspaces/routes.js";
 import { builtInAuthPlugins } from "./authPlugins.js";
 import { defaultPathFor } from "./defaultPath.js";
 import type { TerrenoAppOptions } from "./options.js";
@@ -234,9 +236,20 @@ export class TerrenoApp {
         resources: this.resources,
         tools,
         tracer: traceToolCall,
+        ...(this.workspaces ? { workspaces: this.workspaces } : {}),
       };
     }
     return this.servicesCache as Services;
+  }
+
+  private workspacesCache?: Workspaces;
+
+  /** The app's workspaces (`options.workspaces`), made once on the app's connection; else undefined. */
+  get workspaces(): Workspaces | undefined {
+    const options = this.options.workspaces;
+    if (!options) return undefined;
+    this.workspacesCache ??= createWorkspaces(this.connection, options === true ? {} : options);
+    return this.workspacesCache;
   }
 
   private appViewCache?: { tools: ToolDefinition[]; views: AppViews };
@@ -257,6 +270,18 @@ export class TerrenoApp {
    * `GET /openapi.json` with `/docs` (unless `openapi: false`). The built-in auth plugins
    * (builtInAuthPlugins) come before the app's own.
    */
+  /**
+   * `/workspaces` and `/invitations` (src/workspaces/routes.ts), when the app's workspaces are in
+   * the framework's models: an app that looks memberships up itself (`membershipsOf`) manages
+   * them itself too.
+   */
+  private workspaceRoutes(): TerrenoPlugin[] {
+    const { workspaces } = this;
+    const options = this.options.workspaces;
+    if (!workspaces || (typeof options === "object" && options.membershipsOf)) return [];
+    return [workspaceRoutesPlugin(workspaces, this.connection)];
+  }
+
   private defaultPlugins(): TerrenoPlugin[] {
     const { options } = this;
     return [
@@ -268,7 +293,13 @@ export class TerrenoApp {
   build(): Express {
     const { options, logger } = this;
     const authPlugins = builtInAuthPlugins(options);
-    const plugins = [...authPlugins, ...this.plugins, ...this.defaultPlugins()];
+    // The workspace routes come right after the auth routes, ahead of the app's own plugins.
+    const plugins = [
+      ...authPlugins,
+      ...this.workspaceRoutes(),
+      ...this.plugins,
+      ...this.defaultPlugins(),
+    ];
     // Tried in order: the built-in auth, the app's own `auth.providers`, then the plugins'.
     const providersOf = (list: readonly TerrenoPlugin[]): AuthProvider[] =>
       list.flatMap((plugin) => (plugin.authProvider ? [plugin.authProvider] : []));

@@ -37,7 +37,7 @@ export async function loadDocument(
   }
   const doc = await resource.model.findOne(filter).exec();
   if (!doc) throw missing();
-  await checkObjectPermissions(permissions, method, ctx.user, doc, missing);
+  await checkObjectPermissions(permissions, method, ctx, doc, missing);
   if (populate.length > 0) await doc.populate(populate);
   return doc;
 }
