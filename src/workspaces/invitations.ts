@@ -18,7 +18,7 @@ import { ClaimStore } from "../ops/claimCounter.js";
 
 const INVITATION_MODEL_NAME = "TerrenoWorkspaceInvitation";
 const INVITATION_COLLECTION = "terreno_workspace_invitations";
-export const INVITATION_TOKEN_PREFIX = "tmwi_";
+const INVITATION_TOKEN_PREFIX = "tmwi_";
 const TOKEN_SHAPE = /^tmwi_[A-Za-z0-9_-]{43}$/;
 /** The claim group an accepted invitation's one slot lives in. */
 const CLAIM_GROUP = "workspace_invitation";
@@ -55,7 +55,7 @@ const invitationSchema = new Schema(
 );
 
 /** The invitation model on `connection` (made once per connection). */
-export function invitationModel(connection: Connection): mongoose.Model<InvitationRecord> {
+function invitationModel(connection: Connection): mongoose.Model<InvitationRecord> {
   return (connection.models[INVITATION_MODEL_NAME] ??
     connection.model<InvitationRecord>(
       INVITATION_MODEL_NAME,
