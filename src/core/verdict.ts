@@ -25,6 +25,12 @@ export interface AccessRule {
   readonly anonymous: boolean;
   /** Method-level checks, all of which must pass. Empty: nobody may call it. */
   readonly permissions: readonly PermissionMethod[];
+  /**
+   * The operation acts on a workspace-scoped model: a call settles its workspace first
+   * (`settleWorkspace`), so a caller with none to act in hears why (404, 403, or 400 listing
+   * their workspaces) before any permission is judged.
+   */
+  readonly workspace?: boolean;
 }
 
 export type Refusal = "unauthenticated" | "scope" | "forbidden";
@@ -97,8 +103,18 @@ export function refusalError(refusal: Refusal, caller: VerdictCaller): TerrenoEr
   }
 }
 
+/**
+ * For a call of a scoped operation: resolves its workspace (src/core/workspace.ts), throwing
+ * the caller's error when there is none to act in. Memoized on the call, so the operation's own
+ * lookup after it costs nothing. Tool lists do not settle: they judge with `hasRole` alone.
+ */
+export async function settleWorkspace(rule: AccessRule, ctx: RequestContext): Promise<void> {
+  if (rule.workspace && ctx.workspace) await ctx.workspace.current();
+}
+
 /** Throws the refusal's error unless this call (`ctx`) is allowed. */
 export async function assertAllowed(rule: AccessRule, ctx: RequestContext): Promise<void> {
+  await settleWorkspace(rule, ctx);
   const answer = await verdict(rule, ctx);
   if (answer !== "allowed") throw refusalError(answer, ctx);
 }

@@ -10,7 +10,7 @@ import { forbidden } from "../errors.js";
 import { loadDocument } from "../loadDocument.js";
 import { applyMergePatch } from "../mergePatch.js";
 import { observeWrite } from "../observe.js";
-import { resolvePopulate } from "../populate.js";
+import { resolvePopulate, scopePopulate } from "../populate.js";
 import { assertReadOnlyUnchanged } from "../readBack.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
@@ -68,6 +68,6 @@ async function updateDocument(
   applyMergePatch(doc, body, resource.description.fields);
   await withConflictDetail(resource, view, () => doc.save());
   await options.postUpdate?.(doc, body, ctx, prevDoc);
-  if (populate.length > 0) await doc.populate(populate);
+  if (populate.length > 0) await doc.populate(await scopePopulate(populate, model, ctx));
   return respond(resource, view, ctx, "update", doc);
 }

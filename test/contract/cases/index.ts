@@ -17,6 +17,7 @@ import { textAndTimeCases } from "./textAndTime.js";
 import type { ContractCase } from "./types.js";
 import { unknownKeyCases } from "./unknownKeys.js";
 import { validationCases } from "./validation.js";
+import { workspaceCases } from "./workspaces.js";
 import { writeCases } from "./writes.js";
 
 export const CONTRACT_CASES: readonly ContractCase[] = [
@@ -38,6 +39,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...unknownKeyCases,
   ...foreignDocumentCases,
   ...textAndTimeCases,
+  ...workspaceCases,
 ];
 
 export type { ContractCase } from "./types.js";

@@ -12,7 +12,8 @@ export type Collection =
   | "shared"
   | "open"
   | "projects"
-  | "boards";
+  | "boards"
+  | "notes";
 
 export interface ListArgs {
   filter?: Record<string, unknown>;
