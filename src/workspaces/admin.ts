@@ -14,9 +14,11 @@
  * - writes need a write scope (a read-only token gets 403).
  *
  * A removed member's access ends on their next request: every call looks the membership up
- * (src/core/workspace.ts), so their session, their bound tokens and bound grants find none.
+ * (src/core/workspace.ts), so their session, their bound tokens and bound grants find none. Their
+ * personal access tokens bound to the workspace are deleted too, so rejoining revives none.
  */
 import mongoose, { type Connection } from "mongoose";
+import { accessTokenModel } from "../auth/personalTokens.js";
 import {
   type FieldErrors,
   forbidden,
@@ -343,6 +345,9 @@ export function removeMember(
         if (row) trace.documentId = String(row._id);
       },
     );
+    // Their tokens bound to it are refused from now on anyway (no membership); deleted, a later
+    // invitation does not bring them back.
+    await accessTokenModel(admin.connection).deleteMany({ userId, workspaceId });
   });
 }
 

@@ -423,6 +423,39 @@ describe("workspaces: removal ends access at once", () => {
     const members = await request(server).get(`/workspaces/${id}/members`).set(bearer(bob));
     assert.equal(members.status, 404);
   });
+
+  test("a removed member's token bound to the workspace stops at once, and rejoining does not revive it", async () => {
+    const ada = await signUp(server, "ada");
+    const bob = await signUp(server, "bob");
+    const id = await createWorkspace(ada, "Bound");
+    await join(ada, bob, id, "member");
+    const minted = await request(server)
+      .post("/auth/tokens")
+      .set(bearer(bob))
+      .send({ name: "agent", scope: "write", workspaceId: id });
+    assert.equal(minted.status, 201, JSON.stringify(minted.body));
+    const agent = { ...bob, token: minted.body.data.token as string };
+    const before = await request(server).post("/tools/where_am_i").set(bearer(agent)).send({});
+    assert.equal(before.status, 200, JSON.stringify(before.body));
+    assert.equal(before.body.data.id, id);
+    // A bound token manages its own workspace only, and cannot join others.
+    const elsewhere = await request(server)
+      .post("/workspaces")
+      .set(bearer(agent))
+      .send({ name: "x" });
+    assert.equal(elsewhere.status, 403);
+
+    const removed = await request(server)
+      .delete(`/workspaces/${id}/members/${bob.userId}`)
+      .set(bearer(ada));
+    assert.equal(removed.status, 204);
+    const after = await request(server).post("/tools/where_am_i").set(bearer(agent)).send({});
+    assert.notEqual(after.status, 200);
+
+    await join(ada, bob, id, "member");
+    const rejoined = await request(server).post("/tools/where_am_i").set(bearer(agent)).send({});
+    assert.equal(rejoined.status, 401, JSON.stringify(rejoined.body));
+  });
 });
 
 describe("workspaces: audit, rate limits, OpenAPI", () => {
