@@ -8,7 +8,15 @@ import type { CrudMethod } from "../core/types.js";
 import { withArticle } from "../schema/article.js";
 import { outputSchema } from "../schema/outputSchema.js";
 import { rateLimitStatuses } from "./errorResponses.js";
-import { componentName, dataEnvelope, ID_PARAMETER, json, jsonBody, ref } from "./fragments.js";
+import {
+  componentName,
+  dataEnvelope,
+  ID_PARAMETER,
+  json,
+  jsonBody,
+  ref,
+  WORKSPACE_PARAMETER,
+} from "./fragments.js";
 import { listParameters, populateParameter } from "./listParameters.js";
 import { operation } from "./operation.js";
 import type { MountedResource, OpenApiObject, OpenApiSource } from "./types.js";
@@ -45,6 +53,17 @@ export function resourceSchemas(
   const { resource } = mount;
   const view = resource.views.rest;
   schemas[names.document] = outputSchema(resource.description, { hidden: view.hidden });
+  const field = resource.options.workspace;
+  const properties = (schemas[names.document] as { properties?: Record<string, OpenApiObject> })
+    .properties;
+  if (field && properties?.[field]) {
+    properties[field] = {
+      ...properties[field],
+      readOnly: true,
+      description:
+        "The record's workspace: set by the server from the call's workspace, never by the caller.",
+    };
+  }
   if (view.methods.has("create")) schemas[names.create] = view.createSchema;
   if (view.methods.has("update")) schemas[names.update] = view.updateSchema;
   if (view.methods.has("list")) {
@@ -145,5 +164,15 @@ export function resourceOperations(
       responses: { "204": { description: "Deleted." } },
       errors: [401, 403, 404, ...limited],
     });
+  }
+  if (resource.options.workspace) {
+    for (const path of [collection, item]) {
+      for (const op of Object.values(paths[path] ?? {}) as OpenApiObject[]) {
+        op.parameters = [
+          ...((op.parameters as OpenApiObject[] | undefined) ?? []),
+          WORKSPACE_PARAMETER,
+        ];
+      }
+    }
   }
 }

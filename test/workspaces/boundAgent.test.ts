@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { compileErrors, validate } from "@readme/openapi-parser";
 import mongoose, { Schema } from "mongoose";
 import request from "supertest";
 import { z } from "zod";
@@ -325,6 +326,65 @@ describe("a PAT bound to workspace A", () => {
       assert.ok(!text(listed).includes("Alpha bug"));
     } finally {
       await inB.close();
+    }
+  });
+
+  test("OpenAPI: the scoped routes take X-Workspace-Id, and the field is read-only", async () => {
+    const document = (await request(express).get("/openapi.json").expect(200)).body;
+    const result = await validate(structuredClone(document) as Parameters<typeof validate>[0]);
+    assert.ok(result.valid, compileErrors(result));
+    for (const [path, method] of [
+      ["/tickets", "get"],
+      ["/tickets", "post"],
+      ["/tickets/{id}", "get"],
+      ["/tickets/{id}", "patch"],
+      ["/tickets/{id}", "delete"],
+      ["/tickets/{id}/close", "post"],
+    ]) {
+      const parameters = document.paths[path][method].parameters as Array<{
+        name: string;
+        in: string;
+      }>;
+      assert.ok(
+        parameters.some((p) => p.name === "X-Workspace-Id" && p.in === "header"),
+        `${method} ${path}`,
+      );
+    }
+    const schemas = document.components.schemas;
+    assert.equal(schemas.Ticket.properties.workspaceId.readOnly, true);
+    assert.equal(schemas.TicketUpdate.properties.workspaceId.readOnly, true);
+    assert.equal("workspaceId" in schemas.TicketCreate.properties, false);
+  });
+
+  test("removing a member ends their access on the next call, bound token included", async () => {
+    const carol = await signUp(express, "carol");
+    const workspaces = app.workspaces;
+    assert.ok(workspaces);
+    await workspaces.Membership.create({
+      workspaceId: ids.a,
+      userId: carol.userId,
+      role: "viewer",
+    });
+    const token = (
+      await request(express)
+        .post("/auth/tokens")
+        .set("Authorization", `Bearer ${carol.token}`)
+        .send({ name: "carol's agent", scope: "read", workspaceId: ids.a })
+        .expect(201)
+    ).body.data.token as string;
+    for (const credential of [carol.token, token]) {
+      await request(express)
+        .get(`/tickets/${ids.aTicket}`)
+        .set("Authorization", `Bearer ${credential}`)
+        .expect(200);
+    }
+    await workspaces.Membership.deleteOne({ workspaceId: ids.a, userId: carol.userId });
+    for (const credential of [carol.token, token]) {
+      const gone = await request(express)
+        .get(`/tickets/${ids.aTicket}`)
+        .set("Authorization", `Bearer ${credential}`)
+        .expect(404);
+      assert.ok(!text(gone.body).includes("Alpha bug"));
     }
   });
 
