@@ -71,8 +71,8 @@ export interface PersonalTokenInfo {
   createdAt: Date | null;
   expiresAt: Date;
   lastUsedAt: Date | null;
-  /** The workspace the token is bound to, or null. */
-  workspaceId: string | null;
+  /** The workspace the token is bound to; absent for an unbound token. */
+  workspaceId?: string;
 }
 
 // Its indexes are built by ensureAccessTokenIndexes(), which tolerates a database without TTL
@@ -128,7 +128,7 @@ function personalTokenInfo(record: AccessTokenRecord): PersonalTokenInfo {
     createdAt: record.createdAt ?? null,
     expiresAt: record.expiresAt,
     lastUsedAt: record.lastUsedAt ?? null,
-    workspaceId: record.workspaceId ?? null,
+    ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
   };
 }
 

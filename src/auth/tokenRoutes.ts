@@ -127,7 +127,7 @@ export function personalTokenRoutes(
           name: info.name,
           scope: info.scope,
           expiresAt: info.expiresAt,
-          workspaceId: info.workspaceId,
+          ...(info.workspaceId ? { workspaceId: info.workspaceId } : {}),
           token,
         },
       });

@@ -87,10 +87,15 @@ export function workspaceAccess(
     membershipsPromise ??= user ? directory.membershipsOf(user.id) : Promise.resolve([]);
     return membershipsPromise;
   };
-  const settled = async () =>
-    resolve(facts.user, facts.headers[WORKSPACE_HEADER], await memberships());
+  let known: CurrentWorkspace | undefined;
+  const settled = async () => {
+    const answer = resolve(facts.user, facts.headers[WORKSPACE_HEADER], await memberships());
+    if (!(answer instanceof TerrenoError)) known = answer;
+    return answer;
+  };
   return {
     memberships,
+    settled: () => known,
     async current() {
       const answer = await settled();
       if (answer instanceof TerrenoError) throw answer;

@@ -31,6 +31,11 @@ export interface WorkspaceAccess {
   current(): Promise<CurrentWorkspace>;
   /** The current workspace, or null where `current()` would throw. */
   peek(): Promise<CurrentWorkspace | null>;
+  /**
+   * The current workspace when this call has already resolved it (every call of a scoped
+   * model has, before its verdict), else undefined; never looks anything up (for the audit).
+   */
+  settled(): CurrentWorkspace | undefined;
   /** Every membership of the caller (none for an anonymous caller). */
   memberships(): Promise<WorkspaceMembership[]>;
   /**

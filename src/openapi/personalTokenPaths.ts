@@ -29,8 +29,8 @@ export function personalTokenOperations(
     expiresAt: { type: "string", format: "date-time" },
     lastUsedAt: { anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] },
     workspaceId: {
-      anyOf: [{ type: "string" }, { type: "null" }],
-      description: "The workspace the token is bound to: it acts there only.",
+      type: "string",
+      description: "The workspace the token is bound to (absent: unbound): it acts there only.",
     },
   };
   schemas.PersonalToken = {

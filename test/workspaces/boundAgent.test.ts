@@ -12,7 +12,13 @@ import mongoose, { Schema } from "mongoose";
 import request from "supertest";
 import { z } from "zod";
 import { getMCPToolsAsync } from "../../src/ai/index.js";
-import { modelRouter, TerrenoApp, toUser, WorkspaceRole } from "../../src/index.js";
+import {
+  type AuditEvent,
+  modelRouter,
+  TerrenoApp,
+  toUser,
+  WorkspaceRole,
+} from "../../src/index.js";
 import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
@@ -36,12 +42,17 @@ const ticketSchema = new Schema({
 });
 const Ticket = mongoose.models.Ticket ?? mongoose.model("Ticket", ticketSchema);
 
+const AUDITED: AuditEvent[] = [];
+
 function buildApp(): TerrenoApp {
   return new TerrenoApp({
     userModel: User,
     auth: { jwt: { secret: JWT_SECRET } },
     workspaces: true,
     mcp: { discovery: true },
+    onAudit: (event) => {
+      AUDITED.push(event);
+    },
   }).register(
     modelRouter(Ticket, {
       workspace: "workspaceId",
@@ -239,8 +250,16 @@ describe("a PAT bound to workspace A", () => {
         assert.equal(await Ticket.countDocuments({ title }), 0);
         const made = await call("tickets_create", { title });
         assert.ok(!made.isError, text(made));
-        const stored = await Ticket.findOne({ title }).lean<{ workspaceId: unknown }>();
+        const stored = await Ticket.findOne({ title }).lean<{
+          _id: unknown;
+          workspaceId: unknown;
+        }>();
         assert.equal(String(stored?.workspaceId), ids.a);
+        // The audit event names the workspace the write acted in.
+        const event = AUDITED.find(
+          (e) => e.action === "create" && e.documentId === String(stored?._id),
+        );
+        assert.equal(event?.workspaceId, ids.a);
         await Ticket.deleteOne({ title });
       });
 
