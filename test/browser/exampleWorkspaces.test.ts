@@ -1,7 +1,8 @@
 /**
  * Issue #35.7: the example page's workspace switcher and projects panel. A person creates two
  * workspaces and a project in each from the page; switching workspaces shows only that
- * workspace's projects (every call carries X-Workspace-Id), and a reload stays in the one chosen.
+ * workspace's projects (every call carries X-Workspace-Id), a reload stays in the one chosen, and
+ * the chat asked to list the projects sees only the chosen workspace's.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -14,7 +15,7 @@ useTestDatabase("example_workspaces_browser");
 describe("the example page's workspaces", { skip: browserSkipReason() }, () => {
   const ex = useExamplePage();
 
-  test("switching workspaces shows only that workspace's projects", async () => {
+  test("switching workspaces shows only that workspace's projects, in the panel and the chat", async () => {
     await ex.signUp("switcher@example.com");
     const page = ex.page;
     const panel = page.getByRole("region", { name: "Workspace" });
@@ -49,6 +50,23 @@ describe("the example page's workspaces", { skip: browserSkipReason() }, () => {
     await page.reload();
     await projects.getByText("Alpha rocket").waitFor();
     assert.equal(await panel.getByLabel("Current workspace").inputValue(), idOf("Alpha"));
+
+    // The chat works in the chosen workspace: its projects_list sees only that one's.
+    const log = page.getByRole("log", { name: "Messages" });
+    const lastAnswer = () => log.getByRole("article", { name: "Assistant message" }).last();
+    await ex.say("list the projects");
+    await lastAnswer().getByText("The projects (1):").waitFor();
+    assert.match(String(await lastAnswer().textContent()), /Alpha rocket/);
+    assert.doesNotMatch(String(await lastAnswer().textContent()), /Beta boat/);
+
+    await panel.getByLabel("Current workspace").selectOption(idOf("Beta"));
+    await projects.getByText("Beta boat").waitFor();
+    // Another workspace starts a new chat there.
+    await log.getByText("list the projects").waitFor({ state: "detached" });
+    await ex.say("list the projects");
+    await lastAnswer().getByText("The projects (1):").waitFor();
+    assert.match(String(await lastAnswer().textContent()), /Beta boat/);
+    assert.doesNotMatch(String(await lastAnswer().textContent()), /Alpha rocket/);
     assert.deepEqual(ex.problems, []);
   });
 });
