@@ -30,6 +30,7 @@ import {
 import { observeWrite, type WriteTarget } from "../core/observe.js";
 import { assertScopeAllows } from "../core/scopes.js";
 import type { RequestContext, User } from "../core/types.js";
+import { WORKSPACE_HEADER } from "../core/workspace.js";
 import type { WorkspaceMembership } from "../core/workspaceTypes.js";
 import type { Workspaces } from "./directory.js";
 import {
@@ -125,15 +126,23 @@ const workspaceNotFound = () => notFound("The workspace was not found.");
 
 /**
  * The caller's membership in `workspaceId`, or 404: for a workspace that does not exist, one the
- * caller is not a member of, and, for a credential bound to another workspace, any other.
+ * caller is not a member of, and, for a credential bound to another workspace, any other. The
+ * routes name the workspace of `/workspaces/:id` as the call's own (`X-Workspace-Id`), so it is
+ * settled here through the call's workspace: audit events then carry its id.
  */
 async function membershipIn(
   admin: WorkspaceAdmin,
+  ctx: RequestContext,
   user: User,
   workspaceId: string,
 ): Promise<WorkspaceMembership> {
   if (!mongoose.isValidObjectId(workspaceId)) throw workspaceNotFound();
   if (user.boundWorkspaceId && user.boundWorkspaceId !== workspaceId) throw workspaceNotFound();
+  if (ctx.workspace && ctx.headers[WORKSPACE_HEADER] === workspaceId) {
+    const current = await ctx.workspace.peek();
+    if (current?.id !== workspaceId) throw workspaceNotFound();
+    return { workspaceId, name: current.name, role: current.role };
+  }
   const membership = await admin.workspaces.membershipOf(user.id, workspaceId);
   if (!membership) throw workspaceNotFound();
   return membership;
@@ -156,7 +165,7 @@ async function ownerIn(
   workspaceId: string,
   method: "create" | "update",
 ) {
-  const membership = await membershipIn(admin, user, workspaceId);
+  const membership = await membershipIn(admin, ctx, user, workspaceId);
   assertScopeAllows(ctx, method);
   if (!isOwner(admin, membership)) {
     throw forbidden(`Only a workspace's ${ownerRole(admin)}s may do this.`);
@@ -231,7 +240,7 @@ export async function listMembers(
   workspaceId: string,
 ): Promise<MemberView[]> {
   const user = signedIn(ctx);
-  await membershipIn(admin, user, workspaceId);
+  await membershipIn(admin, ctx, user, workspaceId);
   const rows = await admin.workspaces.Membership.find({ workspaceId })
     .select("userId role createdAt")
     .sort({ createdAt: 1, _id: 1 })
@@ -326,7 +335,7 @@ export function removeMember(
 ): Promise<void> {
   return observeWrite(MEMBERSHIP_TARGET, ctx, "delete", {}, async (trace) => {
     const user = signedIn(ctx);
-    const own = await membershipIn(admin, user, workspaceId);
+    const own = await membershipIn(admin, ctx, user, workspaceId);
     assertScopeAllows(ctx, "delete");
     if (userId !== user.id && !isOwner(admin, own)) {
       throw forbidden("Only owners may remove another member.");

@@ -27,6 +27,7 @@ import type { Connection } from "mongoose";
 import type { OpenApiContribution, OpenApiHelpers, TerrenoPlugin } from "../app/types.js";
 import { callContext } from "../core/services.js";
 import type { AppServices, RequestContext } from "../core/types.js";
+import { WORKSPACE_HEADER } from "../core/workspace.js";
 import { routeTemplate } from "../http/routeTemplate.js";
 import { clientIp } from "../ops/rateLimitKeys.js";
 import {
@@ -48,12 +49,19 @@ import { workspaceOpenApi } from "./routesOpenApi.js";
 const WORKSPACES_PATH = "/workspaces";
 const INVITATIONS_PATH = "/invitations";
 
+/**
+ * The call's context. On `/workspaces/:id/...` the workspace the path names is the call's own
+ * (`X-Workspace-Id`, whatever the client sent), so its audit events carry it.
+ */
 function contextOf(req: Request, services: AppServices): RequestContext {
   const route = routeTemplate(req);
+  const headers = req.headers as Record<string, string | undefined>;
+  const workspaceId = req.baseUrl === WORKSPACES_PATH ? req.params.id : undefined;
   return callContext(services, {
     user: req.user,
     transport: "rest",
-    headers: req.headers as Record<string, string | undefined>,
+    headers:
+      typeof workspaceId === "string" ? { ...headers, [WORKSPACE_HEADER]: workspaceId } : headers,
     raw: req,
     operation: route ? `${req.method} ${route}` : req.method,
   });

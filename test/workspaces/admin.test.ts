@@ -475,6 +475,11 @@ describe("workspaces: audit, rate limits, OpenAPI", () => {
       ["PATCH /workspaces/:id", "Workspace", "update", "forbidden"],
       ["DELETE /workspaces/:id/members/:userId", "WorkspaceMembership", "delete", "success"],
     ]);
+    // Writes to /workspaces/:id/... carry the workspace they acted in.
+    assert.deepEqual(
+      audit.map((event) => event.workspaceId),
+      [undefined, id, undefined, id, id],
+    );
     assert.equal(audit[0]?.documentId, id);
     assert.equal(audit[0]?.userId, ada.userId);
     assert.deepEqual(audit[0]?.fields, ["name"]);
