@@ -2,7 +2,7 @@
  * Layer rules for src/, checked in CI by `npm run check:deps` (dependency-cruiser). Type-only
  * imports count too: a type import from a higher layer is still a dependency on it.
  *
- *   schema  →  core  →  tools · ops · auth · http (shared services)  →  adapters  →  app, cli, index
+ *   schema  →  core  →  tools · ops · auth · http · workspaces (shared services)  →  adapters  →  app, cli, index
  *   adapters: rest, mcp, ai, chat, openapi, oauth, react (they never import each other)
  *
  * The plugin contract (src/plugin: TerrenoPlugin, AppContext, TerrenoAppOptions) is types only:
@@ -32,7 +32,7 @@ const TRANSPORTS = [
 const transportPath = `(^|/)node_modules/(${TRANSPORTS.join("|")})/`;
 
 const ADAPTERS = "rest|mcp|ai|chat|openapi|oauth|react";
-const SERVICES = "tools|ops|auth|http";
+const SERVICES = "tools|ops|auth|http|workspaces";
 const LOWER = `^src/(schema|core|plugin|${SERVICES}|${ADAPTERS})/`;
 
 const rules = [

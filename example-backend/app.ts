@@ -1,5 +1,6 @@
 /**
  * The example app: users with JWT sign-up, owned todos and a shared food log over REST and MCP,
+ * workspaces (teams, with roles and invitations at /workspaces) holding their projects,
  * a user directory for admins (`ADMIN_EMAIL` names the admin), an AI chat that uses the same
  * tools (writes wait for the user's approval), and, given `frontendDir`, the web page at `/`.
  * `createExampleApp()` does not connect to a database or listen: `server.ts` does that, and
@@ -18,6 +19,7 @@ import { User } from "./models/User.js";
 import { exampleOAuth } from "./oauth.js";
 import { registerExamplePrompts } from "./prompts.js";
 import { foodRouter } from "./resources/foods.js";
+import { projectRouter } from "./resources/projects.js";
 import { todoRouter } from "./resources/todos.js";
 import { userRouter } from "./resources/users.js";
 
@@ -97,10 +99,16 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
     // shared one, so every instance counts together, over a one-socket connection (exact on
     // FerretDB too); the embedded single-process FerretDB counts in memory (counterStore.ts).
     rateLimit: { store: options.rateLimitStore ?? "memory" },
+    // Workspaces (docs/workspaces.md): teams with owners, members and viewers, managed at
+    // /workspaces and joined by invitation. Nothing is created at sign-up: a new user has none
+    // until they create one or accept an invitation. Each call acts in one workspace: the
+    // X-Workspace-Id header, a token bound to it, or the caller's only one.
+    workspaces: true,
   });
   app.register(todoRouter()); // /todos
   app.register(foodRouter()); // /foods
   app.register(userRouter()); // /users, admins only
+  app.register(projectRouter()); // /projects, the current workspace's
   registerExamplePrompts(app); // review_todo and plan_my_day, for MCP clients and the chat
   // Sign-in for MCP clients through the browser (/oauth/*), when the server's URL is known.
   const { publicUrl } = options;

@@ -126,6 +126,17 @@ export type {
   WriteRecord,
 } from "./core/types.js";
 export type { SurfaceView } from "./core/viewTypes.js";
+export {
+  type CurrentWorkspace,
+  DEFAULT_WORKSPACE_ROLES,
+  WORKSPACE_HEADER,
+  WorkspaceRole,
+} from "./core/workspace.js";
+export type {
+  WorkspaceAccess,
+  WorkspaceDirectory,
+  WorkspaceMembership,
+} from "./core/workspaceTypes.js";
 export type { McpEndpointOptions } from "./mcp/options.js";
 export type { McpOAuthOptions } from "./mcp/resourceMetadata.js";
 export {
@@ -175,3 +186,9 @@ export type { ViewConfig } from "./tools/appViews/viewConfig.js";
 export { appViewHashes } from "./tools/appViews/viewHtml.js";
 export type { DiscoveryOptions } from "./tools/discovery/discoveryTools.js";
 export type { ToolAnnotations, ToolDefinition } from "./tools/toolDefinitions.js";
+export {
+  createWorkspaces,
+  type Workspaces,
+  type WorkspacesOptions,
+} from "./workspaces/directory.js";
+export { membershipPlugin, workspacePlugin } from "./workspaces/models.js";

@@ -2,9 +2,11 @@
  * Talking to the example backend: sign-up and sign-in (POST /auth/signup, /auth/login), and a
  * fetch that sends the access token and, on a 401, spends the refresh token once
  * (POST /auth/refresh_token) and retries. Refresh tokens rotate and a spent one revokes its
- * whole family, so concurrent 401s share a single refresh.
+ * whole family, so concurrent 401s share a single refresh. Every call names the page's
+ * workspace (`X-Workspace-Id`).
  */
 import { getSession, type Session, setSession } from "./session.js";
+import { getWorkspaceId } from "./workspace.js";
 
 /** The backend's error body: `{status, title, detail, code, fields?}`. */
 export class ApiError extends Error {
@@ -91,9 +93,12 @@ function refreshSession(stale: Session): Promise<Session | undefined> {
   return refreshing;
 }
 
+/** The access token, and the page's workspace (workspace.ts) unless the call names its own. */
 function withToken(init: RequestInit | undefined, token: string | undefined): RequestInit {
   const headers = new Headers(init?.headers);
   if (token) headers.set("Authorization", `Bearer ${token}`);
+  const workspaceId = getWorkspaceId();
+  if (workspaceId && !headers.has("X-Workspace-Id")) headers.set("X-Workspace-Id", workspaceId);
   return { ...init, headers };
 }
 

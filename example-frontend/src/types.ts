@@ -43,3 +43,17 @@ export interface HeldApproval {
   toolName: string;
   input: unknown;
 }
+
+/** A row of `GET /workspaces`: one of the caller's workspaces, with their role in it. */
+export interface Workspace {
+  id: string;
+  name: string;
+  role: string;
+}
+
+/** A row of `GET /projects` (the current workspace's). */
+export interface Project {
+  id: string;
+  name: string;
+  status: "planned" | "active" | "done";
+}

@@ -8,6 +8,8 @@ import type { Tool, ToolApprovalConfiguration, ToolSet } from "ai";
 import { isWrite } from "../core/isWrite.js";
 import type { Logger } from "../core/logger.js";
 import type { CrudMethod, PlainObject, User } from "../core/types.js";
+import { WORKSPACE_HEADER, workspaceAccess } from "../core/workspace.js";
+import type { WorkspaceAccess } from "../core/workspaceTypes.js";
 import {
   aiToolSet,
   type MCPToolContext,
@@ -37,6 +39,12 @@ interface GetMCPToolsCommonOptions {
    * `allowAnonymous`. Whatever the set holds, the pipeline checks every call.
    */
   user?: User;
+  /**
+   * The workspace the calls act in, for an app with workspaces (as the `X-Workspace-Id` header
+   * names it on HTTP). Not needed when the user has one workspace or a bound token. A
+   * context-bound set reads it from each tool `context` instead (`{ user, workspaceId }`).
+   */
+  workspaceId?: string;
   /** Which tools to offer. Filters combine (a tool must pass each one given). */
   include?: {
     /** Mongoose model names, e.g. `["Todo"]`. */
@@ -69,9 +77,18 @@ export type GetMCPToolsOptions = GetMCPToolsCommonOptions &
       }
   );
 
+/** The caller's workspace as the visibility rule reads it (`WorkspaceRole`). */
+function workspaceOf(options: GetMCPToolsOptions): WorkspaceAccess | undefined {
+  const directory = options.app?.services.workspaces;
+  if (!directory) return undefined;
+  const headers = options.workspaceId ? { [WORKSPACE_HEADER]: options.workspaceId } : {};
+  return workspaceAccess(directory, { user: options.user, headers });
+}
+
 function toolSet(definitions: readonly ToolDefinition[], options: GetMCPToolsOptions): MCPToolSet {
   return aiToolSet(definitions, {
     ...(options.user ? { user: options.user } : {}),
+    ...(options.workspaceId ? { workspaceId: options.workspaceId } : {}),
     requireApproval: options.requireApproval === true,
     services: withLogger(options.app?.services ?? STANDALONE_SERVICES, options.logger),
   });
@@ -125,7 +142,7 @@ export function getMCPTools(options: GetMCPToolsOptions): MCPToolSet {
   const selected = selectDefinitions(options);
   // Context-bound tools learn their caller per call, where the pipeline refuses what it must.
   if (!options.user) return toolSet(selected, options);
-  const visible = toolsVisibleTo(selected, options.user);
+  const visible = toolsVisibleTo(selected, options.user, workspaceOf(options));
   if (visible instanceof Promise) {
     visible.catch(() => {}); // the checks already started; their outcome is not needed
     throw new Error(
@@ -143,7 +160,7 @@ export function getMCPTools(options: GetMCPToolsOptions): MCPToolSet {
 export async function getMCPToolsAsync(options: GetMCPToolsOptions): Promise<MCPToolSet> {
   const selected = selectDefinitions(options);
   if (!options.user) return toolSet(selected, options);
-  return toolSet(await toolsVisibleTo(selected, options.user), options);
+  return toolSet(await toolsVisibleTo(selected, options.user, workspaceOf(options)), options);
 }
 
 /**

@@ -22,6 +22,7 @@ import type { AppViews } from "../tools/appViews/appViews.js";
 import { checkedPrompts, promptDefinition } from "../tools/prompts.js";
 import type { Services } from "../tools/services.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import { createWorkspaces, type Workspaces } from "../workspaces/directory.js";
 import { appContext, type Mounted } from "./appContext.js";
 import { type AppState, deriveAppState } from "./appState.js";
 import { defaultPathFor } from "./defaultPath.js";
@@ -128,6 +129,7 @@ export class TerrenoApp {
       rateLimits: this.rateLimits,
       idempotency: this.idempotency,
       prompts: this.prompts.length > 0 ? checkedPrompts(this.prompts) : undefined,
+      workspaces: this.workspaces,
     });
     return this.frozen;
   }
@@ -201,6 +203,16 @@ export class TerrenoApp {
     return this.state.services;
   }
 
+  private workspacesCache?: Workspaces;
+
+  /** The app's workspaces (`options.workspaces`), made once on the app's connection; else undefined. */
+  get workspaces(): Workspaces | undefined {
+    const options = this.options.workspaces;
+    if (!options) return undefined;
+    this.workspacesCache ??= createWorkspaces(this.connection, options === true ? {} : options);
+    return this.workspacesCache;
+  }
+
   /** The MCP Apps views of the tools (`mcp: {apps: true}`), built with the tools. */
   get appViews(): AppViews | undefined {
     return this.state.appViews;
@@ -210,6 +222,7 @@ export class TerrenoApp {
   build(): Express {
     const { plugins, ctx } = appContext({
       options: this.options,
+      workspaces: this.workspaces,
       plugins: this.plugins,
       mounted: this.mounted,
       resources: this.resources,

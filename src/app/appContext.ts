@@ -15,6 +15,8 @@ import type { AppContext, OpenApiHelpers, TerrenoPlugin } from "../plugin/types.
 import { CUSTOM_TOOLS_PATH } from "../rest/customToolRoutes.js";
 import { restRouter } from "../rest/modelRouter.js";
 import type { ToolDefinition } from "../tools/toolDefinitions.js";
+import type { Workspaces } from "../workspaces/directory.js";
+import { workspaceRoutesPlugin } from "../workspaces/routes.js";
 import type { AppState } from "./appState.js";
 import { builtInAuthPlugins } from "./authPlugins.js";
 
@@ -48,14 +50,37 @@ export interface AppParts {
   state: AppState;
   rateLimits: RateLimits;
   connection: Connection;
+  /** The app's workspaces, when `options.workspaces` turns them on. */
+  workspaces?: Workspaces;
 }
 
-/** One build's plugins in order (built-in auth, the app's own, MCP, OpenAPI) and their context. */
+/**
+ * `/workspaces` and `/invitations` (src/workspaces/routes.ts), when the app's workspaces are in
+ * the framework's models: an app that looks memberships up itself (`membershipsOf`) manages
+ * them itself too.
+ */
+function workspaceRoutes(parts: AppParts): TerrenoPlugin[] {
+  const { workspaces } = parts;
+  const options = parts.options.workspaces;
+  if (!workspaces || (typeof options === "object" && options.membershipsOf)) return [];
+  return [workspaceRoutesPlugin(workspaces, parts.connection)];
+}
+
+/**
+ * One build's plugins in order (built-in auth, workspace routes, the app's own, MCP, OpenAPI)
+ * and their context.
+ */
 export function appContext(parts: AppParts): { plugins: TerrenoPlugin[]; ctx: AppContext } {
   const { options, state, rateLimits, mounted } = parts;
   const { services } = state;
   const authPlugins = builtInAuthPlugins(options);
-  const plugins = [...authPlugins, ...parts.plugins, ...defaultPlugins(options)];
+  // The workspace routes come right after the auth routes, ahead of the app's own plugins.
+  const plugins = [
+    ...authPlugins,
+    ...workspaceRoutes(parts),
+    ...parts.plugins,
+    ...defaultPlugins(options),
+  ];
   // Tried in order: the built-in auth, the app's own `auth.providers`, then the plugins'.
   const providersOf = (list: readonly TerrenoPlugin[]): AuthProvider[] =>
     list.flatMap((plugin) => (plugin.authProvider ? [plugin.authProvider] : []));

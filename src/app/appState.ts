@@ -8,6 +8,7 @@ import type { Logger } from "../core/logger.js";
 import type { PromptDefinition } from "../core/promptTypes.js";
 import type { Resource } from "../core/resource.js";
 import type { HiddenFieldsLookup, IdempotencyGuard, OperationObserver } from "../core/types.js";
+import type { WorkspaceDirectory } from "../core/workspaceTypes.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
 import type { RateLimits } from "../ops/rateLimit.js";
 import { traceToolCall } from "../ops/telemetry.js";
@@ -32,6 +33,8 @@ export interface Registrations {
   idempotency: IdempotencyGuard;
   /** The app's prompts, checked (names, arguments); undefined when it has none. */
   prompts?: PromptDefinition[];
+  /** The app's workspaces and memberships, when on. */
+  workspaces?: WorkspaceDirectory;
 }
 
 export interface AppState {
@@ -70,6 +73,7 @@ export function deriveAppState(registered: Registrations): AppState {
     tracer: traceToolCall,
     versionClaims,
     idempotency: registered.idempotency,
+    ...(registered.workspaces ? { workspaces: registered.workspaces } : {}),
   };
   return {
     ...(observer ? { observer } : {}),

@@ -58,6 +58,8 @@ export interface AccessTokenRecord {
   expiresAt: Date;
   /** Updated at most once a minute. */
   lastUsedAt: Date | null;
+  /** The workspace the token is bound to: it acts there only (src/core/workspace.ts). */
+  workspaceId?: string | null;
   createdAt?: Date;
 }
 
@@ -69,6 +71,8 @@ export interface PersonalTokenInfo {
   createdAt: Date | null;
   expiresAt: Date;
   lastUsedAt: Date | null;
+  /** The workspace the token is bound to; absent for an unbound token. */
+  workspaceId?: string;
 }
 
 // Its indexes are built by ensureAccessTokenIndexes(), which tolerates a database without TTL
@@ -81,6 +85,7 @@ const accessTokenSchema = tokenSchema(
     tokenHash: { type: String, required: true, unique: true },
     expiresAt: { type: Date, required: true },
     lastUsedAt: { type: Date, default: null },
+    workspaceId: { type: String, default: null },
   },
   ACCESS_TOKEN_COLLECTION,
 );
@@ -123,6 +128,7 @@ function personalTokenInfo(record: AccessTokenRecord): PersonalTokenInfo {
     createdAt: record.createdAt ?? null,
     expiresAt: record.expiresAt,
     lastUsedAt: record.lastUsedAt ?? null,
+    ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
   };
 }
 
@@ -131,12 +137,14 @@ export interface NewPersonalToken {
   name: string;
   scope: PersonalTokenScope;
   expiresInDays: number;
+  /** Binds the token to this workspace (the caller's membership checked by the route). */
+  workspaceId?: string;
 }
 
 /** Stores a new token and returns it with its record: the only time the token exists in clear. */
 export async function createPersonalToken(
   model: AnyModel,
-  { userId, name, scope, expiresInDays }: NewPersonalToken,
+  { userId, name, scope, expiresInDays, workspaceId }: NewPersonalToken,
 ): Promise<{ token: string; info: PersonalTokenInfo }> {
   const token = PERSONAL_TOKEN_PREFIX + randomBytes(32).toString("base64url");
   const doc = await model.create({
@@ -145,6 +153,7 @@ export async function createPersonalToken(
     scope,
     tokenHash: hashPersonalToken(token),
     expiresAt: new Date(Date.now() + expiresInDays * 24 * 3600 * 1000),
+    workspaceId: workspaceId ?? null,
   });
   return { token, info: personalTokenInfo(doc.toObject() as AccessTokenRecord) };
 }
@@ -225,6 +234,7 @@ async function resolvePersonalToken(userModel: AnyModel, token: string): Promise
     scopes: scopesOfPersonalToken(record.scope),
     tokenId: String(record._id),
     authMethod: "pat",
+    ...(record.workspaceId ? { boundWorkspaceId: record.workspaceId } : {}),
   };
 }
 

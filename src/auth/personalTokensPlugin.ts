@@ -23,7 +23,10 @@ export function personalTokensPlugin(options: PersonalTokensPluginOptions): Terr
     name: "personal-tokens",
     authProvider: personalTokenProvider(userModel),
     register(app, ctx) {
-      app.use(path, personalTokenRoutes(userModel, tokens ?? {}, ctx.logger));
+      app.use(
+        path,
+        personalTokenRoutes(userModel, tokens ?? {}, ctx.logger, ctx.services.workspaces),
+      );
     },
   };
 }

@@ -211,5 +211,6 @@ export function toUser(doc: UserDocumentLike): User {
   delete fields.scopes;
   delete fields.tokenId;
   delete fields.authMethod;
+  delete fields.boundWorkspaceId;
   return { ...fields, _id: doc._id, id: String(doc._id) };
 }

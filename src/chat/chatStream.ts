@@ -18,6 +18,7 @@ import {
 import type { Response } from "express";
 import { validationFailed } from "../core/errors.js";
 import type { User } from "../core/types.js";
+import { WORKSPACE_HEADER } from "../core/workspace.js";
 import {
   type ApprovalScope,
   approvalAnswers,
@@ -54,6 +55,12 @@ export interface ChatStreamSettings {
   turns: ChatTurns;
 }
 
+/** The workspace the chat request names, as every HTTP surface reads it (`X-Workspace-Id`). */
+function workspaceOf(req: ChatRequest): { workspaceId?: string } {
+  const id = req.get(WORKSPACE_HEADER)?.trim();
+  return id ? { workspaceId: id } : {};
+}
+
 export function chatStreamHandler(settings: ChatStreamSettings) {
   const { app: terreno, model, persist } = settings;
   // Telemetry names the model with its provider (`openai.chat:gpt-4o-mini`), once per plugin.
@@ -84,6 +91,7 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       docsTool: settings.docsTool,
       serverOrigin: `${req.protocol}://${req.get("host") ?? "localhost"}`,
       user,
+      ...workspaceOf(req),
       approvalScope,
       redactor,
       executed,

@@ -8,6 +8,7 @@ import type { Tool, ToolSet } from "ai";
 import { TerrenoError } from "../core/errors.js";
 import { isWrite } from "../core/isWrite.js";
 import type { PlainObject, User } from "../core/types.js";
+import { WORKSPACE_HEADER, workspaceAccess } from "../core/workspace.js";
 import { errorOutput } from "../tools/aiSdk/toolOutput.js";
 import { aiToolSet } from "../tools/aiSdk/toolSet.js";
 import { toolsVisibleTo } from "../tools/visibleTools.js";
@@ -46,6 +47,8 @@ export interface ChatToolsOptions {
   /** The address the request came to: `search_docs` answers name it (`http://host:port`). */
   serverOrigin?: string;
   user: User;
+  /** The workspace the request names (`X-Workspace-Id`), for an app with workspaces. */
+  workspaceId?: string;
   /**
    * Where the request's approvals are recorded (the conversation is known once the request is
    * checked, before any tool runs): a gated call runs only for an approval recorded there.
@@ -67,12 +70,20 @@ export async function chatTools(options: ChatToolsOptions): Promise<ChatToolSet>
   const { app, approval, docsTool, user, approvalScope, redactor, executed, serverOrigin } =
     options;
   // The caller's own tools, as getMCPTools({app, user}) gives them (the tools /mcp lists).
-  const base = aiToolSet(await toolsVisibleTo(app.services.tools, user), {
+  const { workspaceId } = options;
+  const workspace = app.services.workspaces
+    ? workspaceAccess(app.services.workspaces, {
+        user,
+        headers: workspaceId ? { [WORKSPACE_HEADER]: workspaceId } : {},
+      })
+    : undefined;
+  const base = aiToolSet(await toolsVisibleTo(app.services.tools, user, workspace), {
     user,
     services: app.services,
     // A tool call runs at most once per conversation and call id, across reloads, resumes and
     // instances: its idempotency key (src/ops/idempotency.ts), claimed by a unique insert.
     callKey: (toolCallId) => chatCallKey(approvalScope().conversationKey, toolCallId),
+    ...(workspaceId ? { workspaceId } : {}),
   });
   const definitions = new Map(app.services.tools.map((def) => [def.name, def]));
   const tools: ToolSet = {};

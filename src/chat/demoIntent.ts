@@ -5,7 +5,8 @@
 
 export type Intent =
   | { kind: "create"; title: string; dueDate?: string }
-  | { kind: "list" }
+  /** `resource`: another resource's list ("list the projects" → `projects`); none for todos. */
+  | { kind: "list"; resource?: string }
   | { kind: "complete"; title: string }
   | { kind: "delete"; title: string }
   | { kind: "docs"; query: string }
@@ -54,6 +55,14 @@ export function parseIntent(text: string, now: Date, hasDocs: boolean): Intent {
     /^what (?:are|is) (?:on )?my (?:todos|tasks|todo list)\b/i.test(input)
   ) {
     return { kind: "list" };
+  }
+  // Another resource's list, by its tools' prefix: "list the projects" → `projects_list`.
+  const other =
+    /^(?:please\s+)?(?:list|show)(?:\s+me)?\s+(?:all\s+)?(?:my\s+|the\s+|our\s+)?([a-z][a-z_]{0,40}s)[.!?]?$/i.exec(
+      input,
+    );
+  if (other?.[1] && !/^docs$/i.test(other[1])) {
+    return { kind: "list", resource: other[1].toLowerCase() };
   }
   const complete =
     /^(?:please\s+)?(?:complete|finish|check off|tick off)\s+(.+?)$/i.exec(input) ??

@@ -3,7 +3,7 @@
  * not an LLM: it understands a handful of phrasings and answers with real tool calls:
  *
  * - "add a todo to buy milk tomorrow" → `todos_create {title, dueDate}`;
- * - "list my todos" → `todos_list`;
+ * - "list my todos" → `todos_list`; "list the projects" → `projects_list` (any list tool offered);
  * - "complete buy milk" → `todos_list {filter: {title}}`, then `todos_complete {id}` when the
  *   tool set has that action, else `todos_update {id, completed: true}`;
  * - "delete buy milk" → `todos_list {filter: {title}}`, then `todos_delete {id}`;
@@ -123,9 +123,11 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV4
               ],
             ],
           };
-        case "list":
-          if (!names.has(tool("list"))) return missing(tool("list"));
-          return { calls: [[tool("list"), {}]] };
+        case "list": {
+          const list = intent.resource ? `${intent.resource}_list` : tool("list");
+          if (!names.has(list)) return missing(list);
+          return { calls: [[list, {}]] };
+        }
         case "complete":
         case "delete":
           if (!names.has(tool("list"))) return missing(tool("list"));
@@ -176,6 +178,12 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV4
     if (last.toolName === tool("delete")) {
       const title = record.title ?? (intent.kind === "delete" ? intent.title : "the todo");
       return { text: `Deleted ${quoted(title)}.` };
+    }
+    if (intent.kind === "list" && intent.resource && last.toolName === `${intent.resource}_list`) {
+      const rows = Array.isArray(data) ? (data as PlainObject[]) : [];
+      if (rows.length === 0) return { text: `There are no ${intent.resource}.` };
+      const lines = rows.map((row) => `- ${String(row.title ?? row.name ?? row.id)}`);
+      return { text: `The ${intent.resource} (${rows.length}):\n${lines.join("\n")}` };
     }
     if (last.toolName === tool("list")) {
       const rows = Array.isArray(data) ? (data as PlainObject[]) : [];

@@ -21,6 +21,7 @@ export function crudAccess(resource: Resource, view: SurfaceView, method: CrudMe
     write: isWrite(method),
     anonymous: view.anonymous,
     permissions: resource.options.permissions[method] ?? [],
+    workspace: Boolean(resource.options.workspace),
   }));
 }
 

@@ -51,6 +51,13 @@ export interface CrudOptions<TRaw = unknown, TDoc = DocumentOf<TRaw>> extends Cr
   defaultLimit?: number;
   maxLimit?: number;
   populatePaths?: PopulatePath<TRaw>[];
+  /**
+   * The field holding a record's workspace (`"workspaceId"`): every surface then confines the
+   * model to the call's current workspace (src/core/workspaceScope.ts). Lists show only its
+   * records, another workspace's record is 404, a create stores the current workspace, and the
+   * field is read-only to callers. Needs the app's `workspaces` option.
+   */
+  workspace?: ModelPath<TRaw>;
   /** Fields no client may write (e.g. an owner set by a hook). Writes naming them get a 400. */
   readOnlyFields?: ModelPath<TRaw>[];
   /**

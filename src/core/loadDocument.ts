@@ -9,9 +9,10 @@ import mongoose from "mongoose";
 import { isObjectIdString } from "../schema/fieldSchema.js";
 import { notFound } from "./errors.js";
 import { checkObjectPermissions } from "./permissions.js";
-import type { PopulateOption } from "./populate.js";
+import { type PopulateOption, scopePopulate } from "./populate.js";
 import type { Resource } from "./resource.js";
 import type { CrudMethod, Permissions, RequestContext, StoredDocument } from "./types.js";
+import { workspaceFilter } from "./workspaceScope.js";
 
 export function assertObjectId(id: unknown): string {
   if (!isObjectIdString(id) || !mongoose.isObjectIdOrHexString(id)) {
@@ -31,13 +32,15 @@ export async function loadDocument(
 ): Promise<StoredDocument> {
   const validId = assertObjectId(id);
   const missing = () => notFound(`No ${resource.model.modelName} has the id ${validId}.`);
-  const filter: Record<string, unknown> = { _id: validId };
+  // Another workspace's record is missing exactly like one that does not exist.
+  const scope = await workspaceFilter(resource, ctx);
+  const filter: Record<string, unknown> = { ...scope, _id: validId };
   if (resource.description.softDelete) {
     filter.deleted = { $ne: true };
   }
   const doc = await resource.model.findOne(filter).exec();
   if (!doc) throw missing();
-  await checkObjectPermissions(permissions, method, ctx.user, doc, missing);
-  if (populate.length > 0) await doc.populate(populate);
+  await checkObjectPermissions(permissions, method, ctx, doc, missing);
+  if (populate.length > 0) await doc.populate(await scopePopulate(populate, resource.model, ctx));
   return doc;
 }

@@ -4,7 +4,7 @@
  */
 import { forbidden, unauthenticated } from "./errors.js";
 import { isWrite } from "./isWrite.js";
-import type { CrudMethod, PermissionMethod, Permissions, User } from "./types.js";
+import type { CrudMethod, PermissionCaller, PermissionMethod, Permissions, User } from "./types.js";
 
 export const IsAny: PermissionMethod = () => true;
 
@@ -54,11 +54,11 @@ export function isMethodEnabled(permissions: Permissions, method: CrudMethod): b
 async function passes(
   checks: readonly PermissionMethod[],
   method: CrudMethod,
-  user: User | undefined,
+  caller: PermissionCaller,
   obj?: unknown,
 ): Promise<boolean> {
   for (const check of checks) {
-    if (!(await check(method, user, obj))) return false;
+    if (!(await check(method, caller.user, obj, caller))) return false;
   }
   return true;
 }
@@ -72,17 +72,18 @@ async function passes(
 export async function checkObjectPermissions(
   permissions: Permissions,
   method: CrudMethod,
-  user: User | undefined,
+  caller: PermissionCaller,
   obj: unknown,
   notFoundError: () => Error,
 ): Promise<void> {
+  const { user } = caller;
   const readChecks = permissions.read ?? [];
   const own = permissions[method] ?? [];
-  if (readChecks.length > 0 && !(await passes(readChecks, "read", user, obj))) {
+  if (readChecks.length > 0 && !(await passes(readChecks, "read", caller, obj))) {
     throw notFoundError();
   }
   if (method === "read") return;
-  if (!(await passes(own, method, user, obj))) {
+  if (!(await passes(own, method, caller, obj))) {
     if (readChecks.length === 0) throw notFoundError();
     throw user ? forbidden() : unauthenticated();
   }

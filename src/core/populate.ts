@@ -9,10 +9,43 @@ import { validationFailed } from "./errors.js";
 import { hiddenFieldsOf } from "./present.js";
 import type { AnyModel, PopulatePath, RequestContext } from "./types.js";
 import type { SurfaceView } from "./viewTypes.js";
+import { scopedFieldOf } from "./workspaceScope.js";
 
 export interface PopulateOption {
   path: string;
   select?: string;
+  /** Set for a workspace-scoped referenced model: only the call's workspace's documents. */
+  match?: Record<string, unknown>;
+}
+
+/** Matches nothing: a scoped reference when the call has no workspace to act in. */
+const NOTHING = { _id: { $in: [] } };
+
+/**
+ * The options with a `match` on each path whose referenced model some router scopes by
+ * workspace (workspaceScope.ts), so a populate never shows another workspace's document (it is
+ * left null, as a dangling reference is). Where the call has no current workspace (an unscoped
+ * router's caller who has not chosen one), scoped references populate as nothing.
+ */
+export async function scopePopulate(
+  options: PopulateOption[],
+  model: Model<unknown>,
+  ctx: Pick<RequestContext, "workspace">,
+): Promise<PopulateOption[]> {
+  if (options.length === 0) return options;
+  const scoped: PopulateOption[] = [];
+  let current: string | null | undefined;
+  for (const option of options) {
+    const refModel = refModelOf(model, option.path);
+    const field = refModel ? scopedFieldOf(refModel) : undefined;
+    if (!field) {
+      scoped.push(option);
+      continue;
+    }
+    if (current === undefined) current = (await ctx.workspace?.peek())?.id ?? null;
+    scoped.push({ ...option, match: current === null ? NOTHING : { [field]: current } });
+  }
+  return scoped;
 }
 
 function refModelName(model: Model<unknown>, path: string): string | undefined {

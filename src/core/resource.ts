@@ -15,6 +15,7 @@ import {
 } from "./types.js";
 import { buildView } from "./view.js";
 import type { SurfaceView } from "./viewTypes.js";
+import { registerScopedModel } from "./workspaceScope.js";
 
 export type { SurfaceView } from "./viewTypes.js";
 
@@ -53,12 +54,25 @@ function checkActionNames(options: ResourceOptions): void {
   }
 }
 
+/** A scoped router's workspace field is read-only to callers: the core sets it on create. */
+function scopedOptions(model: AnyModel, options: ResourceOptions): ResourceOptions {
+  const field = options.workspace;
+  if (!field) return options;
+  if (!model.schema.path(field)) {
+    throw new Error(`terreno-mcp: workspace field "${field}" is not a path of ${model.modelName}.`);
+  }
+  registerScopedModel(model, field);
+  const readOnlyFields = options.readOnlyFields ?? [];
+  if (readOnlyFields.includes(field)) return options;
+  return { ...options, readOnlyFields: [...readOnlyFields, field] };
+}
+
 export function defineResource<TRaw, TDoc>(
   model: AnyModel,
   typedOptions: CrudOptions<TRaw, TDoc>,
 ): Resource {
   // The one erasure: parameters typed `TDoc` become `unknown` (see ResourceOptions).
-  const options = typedOptions as unknown as ResourceOptions;
+  const options = scopedOptions(model, typedOptions as unknown as ResourceOptions);
   checkActionNames(options);
   const description = describeModel(model);
   return {

@@ -1,5 +1,6 @@
 /** The one place a RequestContext is made: the call's facts beside the app's services (`AppServices`, types.ts). */
 import type { AppServices, RequestContext } from "./types.js";
+import { workspaceAccess } from "./workspace.js";
 
 /**
  * What a surface knows of one call. Values every call gets the same way (the services, a
@@ -17,5 +18,7 @@ export type CallFacts = Pick<
  * a workspace) is set here once (docs/development.md, "Adding a service").
  */
 export function callContext(services: AppServices, facts: CallFacts): RequestContext {
-  return { ...facts, services };
+  const context: RequestContext = { ...facts, services };
+  if (services.workspaces) context.workspace = workspaceAccess(services.workspaces, facts);
+  return context;
 }

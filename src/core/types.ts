@@ -8,6 +8,7 @@ import type { AnyModel } from "../schema/types.js";
 import type { ErrorCode, TerrenoError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import type { ModelFieldName, ModelPath } from "./modelPaths.js";
+import type { WorkspaceAccess, WorkspaceDirectory } from "./workspaceTypes.js";
 
 export type CrudMethod = "list" | "read" | "create" | "update" | "delete";
 export const CRUD_METHODS: readonly CrudMethod[] = ["list", "read", "create", "update", "delete"];
@@ -59,6 +60,11 @@ export interface User extends UserFields {
    * read from the user document.
    */
   authMethod?: string;
+  /**
+   * The workspace the caller's credential is bound to (a personal access token created with a
+   * `workspaceId`): the call acts there only. Never read from the user document.
+   */
+  boundWorkspaceId?: string;
 }
 
 /**
@@ -107,6 +113,11 @@ export interface RequestContext {
    * the same object for every call of the app: src/core/services.ts.
    */
   services: AppServices;
+  /**
+   * The call's workspace, resolved on first use (src/core/workspace.ts); absent when the app has
+   * no workspaces (`AppServices.workspaces`). Set by `callContext`.
+   */
+  workspace?: WorkspaceAccess;
 }
 
 /**
@@ -174,6 +185,8 @@ export interface AppServices<TTool = unknown, TResource = unknown> {
    * it (a router outside an app), keys are ignored.
    */
   idempotency?: IdempotencyGuard;
+  /** The app's workspaces and memberships, when it has them (src/workspaces). */
+  workspaces?: WorkspaceDirectory;
 }
 
 /** One request under an idempotency key. */
@@ -264,15 +277,20 @@ export type StoredDocument = HydratedDocument<unknown>;
 /** What hooks receive when options are typed by their raw document only: `CrudOptions<ITodo>`. */
 export type DocumentOf<TRaw> = unknown extends TRaw ? unknown : HydratedDocument<TRaw>;
 
+/** What a permission check may read of the call besides the user: its workspace. */
+export type PermissionCaller = Pick<RequestContext, "user" | "scopes" | "workspace">;
+
 /**
  * One permission check. `obj` is the loaded document for object-level checks (absent for
  * method-level ones). The built-ins (`IsOwner`, `IsAdmin`…) take `unknown`, so they fit every
  * model; an app's own check can name its model's document: `PermissionMethod<TodoDocument>`.
+ * `caller` is the call (its workspace: `WorkspaceRole`), absent where no call is judged.
  */
 export type PermissionMethod<TDoc = unknown> = (
   method: CrudMethod,
   user?: User,
   obj?: TDoc,
+  caller?: PermissionCaller,
 ) => boolean | Promise<boolean>;
 
 export type Permissions<TDoc = unknown> = Partial<Record<CrudMethod, PermissionMethod<TDoc>[]>>;

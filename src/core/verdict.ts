@@ -13,7 +13,7 @@
  */
 import { forbidden, type TerrenoError, unauthenticated } from "./errors.js";
 import { callerScopes, scopeRefusal, scopesAllow } from "./scopes.js";
-import type { CrudMethod, PermissionMethod, RequestContext, User } from "./types.js";
+import type { CrudMethod, PermissionCaller, PermissionMethod, RequestContext } from "./types.js";
 
 /** What the verdict reads of an operation. Built once per operation and surface, not per call. */
 export interface AccessRule {
@@ -25,13 +25,19 @@ export interface AccessRule {
   readonly anonymous: boolean;
   /** Method-level checks, all of which must pass. Empty: nobody may call it. */
   readonly permissions: readonly PermissionMethod[];
+  /**
+   * The operation acts on a workspace-scoped model: a call settles its workspace first
+   * (`settleWorkspace`), so a caller with none to act in hears why (404, 403, or 400 listing
+   * their workspaces) before any permission is judged.
+   */
+  readonly workspace?: boolean;
 }
 
 export type Refusal = "unauthenticated" | "scope" | "forbidden";
 export type Verdict = "allowed" | Refusal;
 
 /** The caller as the verdict sees it: the user, and the scopes this call is limited to. */
-export type VerdictCaller = Pick<RequestContext, "user" | "scopes">;
+export type VerdictCaller = PermissionCaller;
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -43,32 +49,32 @@ async function passesRest(
   checks: readonly PermissionMethod[],
   from: number,
   method: CrudMethod,
-  user: User | undefined,
+  caller: VerdictCaller,
 ): Promise<boolean> {
   for (let i = from; i < checks.length; i += 1) {
-    if (!(await checks[i](method, user))) return false;
+    if (!(await checks[i](method, caller.user, undefined, caller))) return false;
   }
   return true;
 }
 
 /**
- * Whether `user` passes every check, called `(method, user)` with no document. Synchronous
+ * Whether the caller passes every check, called `(method, user, undefined, caller)` with no document. Synchronous
  * while every check answers synchronously (tool lists are built without a promise per tool);
  * a check that returns a promise makes the answer a promise. Stops at the first no.
  */
 function passesAll(
   checks: readonly PermissionMethod[],
   method: string,
-  user: User | undefined,
+  caller: VerdictCaller,
 ): MaybePromise<boolean> {
   if (checks.length === 0) return false;
   // Actions and custom tools call permission methods with their own name as the method.
   const as = method as CrudMethod;
   for (let i = 0; i < checks.length; i += 1) {
-    const answer = checks[i](as, user);
+    const answer = checks[i](as, caller.user, undefined, caller);
     if (isThenable(answer)) {
       return Promise.resolve(answer).then(
-        (ok) => Boolean(ok) && passesRest(checks, i + 1, as, user),
+        (ok) => Boolean(ok) && passesRest(checks, i + 1, as, caller),
       );
     }
     if (!answer) return false;
@@ -80,7 +86,7 @@ function passesAll(
 export function verdict(rule: AccessRule, caller: VerdictCaller): MaybePromise<Verdict> {
   if (!caller.user && !rule.anonymous) return "unauthenticated";
   if (!scopesAllow(callerScopes(caller), rule.write ? "write" : "read")) return "scope";
-  const passes = passesAll(rule.permissions, rule.method, caller.user);
+  const passes = passesAll(rule.permissions, rule.method, caller);
   if (isThenable(passes)) return passes.then((ok) => (ok ? "allowed" : "forbidden"));
   return passes ? "allowed" : "forbidden";
 }
@@ -97,8 +103,18 @@ export function refusalError(refusal: Refusal, caller: VerdictCaller): TerrenoEr
   }
 }
 
+/**
+ * For a call of a scoped operation: resolves its workspace (src/core/workspace.ts), throwing
+ * the caller's error when there is none to act in. Memoized on the call, so the operation's own
+ * lookup after it costs nothing. Tool lists do not settle: they judge with `hasRole` alone.
+ */
+export async function settleWorkspace(rule: AccessRule, ctx: RequestContext): Promise<void> {
+  if (rule.workspace && ctx.workspace) await ctx.workspace.current();
+}
+
 /** Throws the refusal's error unless this call (`ctx`) is allowed. */
 export async function assertAllowed(rule: AccessRule, ctx: RequestContext): Promise<void> {
+  await settleWorkspace(rule, ctx);
   const answer = await verdict(rule, ctx);
   if (answer !== "allowed") throw refusalError(answer, ctx);
 }

@@ -68,7 +68,8 @@ export function appResourceProvider(
     async read(uri, caller): Promise<ReadResourceResult> {
       const view = views.forUri(uri);
       const tool = view ? tools.get(view.toolName) : undefined;
-      if (!view || !tool || !(await canSeeTool(tool, caller.user))) throw resourceNotFound(uri);
+      if (!view || !tool || !(await canSeeTool(tool, caller.user, caller.workspace)))
+        throw resourceNotFound(uri);
       return {
         contents: [
           {

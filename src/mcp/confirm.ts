@@ -57,7 +57,7 @@ export async function needsConfirmation(
   args: unknown,
 ): Promise<ToolDefinition | undefined> {
   if (!tool?.confirm || caller.failure) return undefined;
-  if (!(await canSeeTool(tool, caller.user))) return undefined;
+  if (!(await canSeeTool(tool, caller.user, caller.workspace))) return undefined;
   const input = args ?? {};
   if (typeof input === "object" && tool.validate && !tool.validate(input as never).ok) {
     return undefined;

@@ -184,6 +184,7 @@ function mountEndpoint(app: Express, ctx: AppContext, options: McpEndpointOption
       ...(resourceUrl ? { resourceUrl } : {}),
       scopesSupported: options.oauth?.scopesSupported ?? MCP_SCOPES,
       logger: ctx.logger,
+      ...(ctx.services.workspaces ? { workspaces: ctx.services.workspaces } : {}),
     }),
     checkEnvelope,
     sdkHandler(ctx, options),

@@ -214,7 +214,7 @@ export function createServerFactory(options: ServerFactoryOptions) {
     server.setRequestHandler("tools/list", async () => {
       if (caller.failure) throw protocolError(caller.failure);
       try {
-        return toolsListResult(await listFor(caller.user), bound);
+        return toolsListResult(await listFor(caller.user, caller.workspace), bound);
       } catch (error) {
         throw protocolFailure(error, "tools/list");
       }

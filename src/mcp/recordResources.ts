@@ -99,7 +99,10 @@ export function recordEntry(template: RecordTemplate, record: unknown): McpResou
 /** Whether this caller sees every tool a listing needs: the read tool, and the list tool. */
 async function canList(template: RecordTemplate, caller: McpCaller): Promise<boolean> {
   if (!template.list) return false;
-  return (await canSeeTool(template.read, caller.user)) && canSeeTool(template.list, caller.user);
+  return (
+    (await canSeeTool(template.read, caller.user, caller.workspace)) &&
+    canSeeTool(template.list, caller.user, caller.workspace)
+  );
 }
 
 function callOf(tool: ToolDefinition, caller: McpCaller, args: PlainObject, operation: string) {
@@ -176,7 +179,7 @@ export function recordResourceProvider(
   return {
     owns: (uri) => uri.startsWith(schemePrefix),
     read,
-    templates: (caller) => templatesFor(caller.user),
+    templates: (caller) => templatesFor(caller.user, caller.workspace),
     async list(caller, cursor) {
       const visible = await listed(caller);
       const index = cursor === undefined ? 0 : visible.findIndex((t) => t.prefix === cursor);
@@ -206,7 +209,11 @@ export function recordResourceProvider(
       if (!template) return undefined;
       const listTool = template.list;
       // The list tool is judged by the runner below (once); the read tool here, as canList does.
-      if (argument.name !== "id" || !listTool || !(await canSeeTool(template.read, caller.user))) {
+      if (
+        argument.name !== "id" ||
+        !listTool ||
+        !(await canSeeTool(template.read, caller.user, caller.workspace))
+      ) {
         return { values: [], total: 0, hasMore: false };
       }
       // A completion reads the caller's records as the list tool does: an internal call of

@@ -10,6 +10,8 @@ import { TerrenoError } from "../core/errors.js";
 import { type Logger, reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import type { User } from "../core/types.js";
+import { workspaceAccess } from "../core/workspace.js";
+import type { WorkspaceDirectory } from "../core/workspaceTypes.js";
 import { clientIp } from "../ops/rateLimit.js";
 import type { McpCaller } from "./caller.js";
 import { sendJsonRpcError } from "./jsonRpcError.js";
@@ -25,6 +27,8 @@ export interface ResolveMcpCallerOptions {
   resourceUrl?: string;
   scopesSupported: readonly string[];
   logger: Logger;
+  /** The app's workspaces, when it has them (src/core/workspace.ts). */
+  workspaces?: WorkspaceDirectory;
 }
 
 function headerRecord(req: Request): Record<string, string | undefined> {
@@ -46,7 +50,16 @@ export function resolveMcpCaller(options: ResolveMcpCallerOptions) {
           "Authentication is required: send Authorization: Bearer <token>.",
         );
       }
-      bindCaller(req, res, { user, headers: headerRecord(req), ip: clientIp(req) });
+      const headers = headerRecord(req);
+      const workspace = options.workspaces
+        ? workspaceAccess(options.workspaces, { user, headers })
+        : undefined;
+      bindCaller(req, res, {
+        user,
+        headers,
+        ip: clientIp(req),
+        ...(workspace ? { workspace } : {}),
+      });
       next();
     } catch (error) {
       const failure = normalizeError(error);

@@ -29,7 +29,7 @@ export function createResourceLinker(templates: readonly RecordTemplate[]) {
     const resource = toolResource(tool);
     const template = resource ? byResource.get(resource) : undefined;
     if (!template) return result;
-    if (!(await canSeeTool(template.read, caller.user))) return result;
+    if (!(await canSeeTool(template.read, caller.user, caller.workspace))) return result;
     const data = (result.structuredContent as { data?: unknown } | undefined)?.data;
     const records = Array.isArray(data) ? data.slice(0, MAX_LINKS) : [data];
     const links: ResourceLink[] = records.flatMap((record) => {

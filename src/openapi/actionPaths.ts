@@ -8,7 +8,7 @@ import { isWrite } from "../core/isWrite.js";
 import { portableJsonSchema } from "../core/zodSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import { rateLimitStatuses } from "./errorResponses.js";
-import { dataEnvelope, ID_PARAMETER, json, jsonBody } from "./fragments.js";
+import { dataEnvelope, ID_PARAMETER, json, jsonBody, WORKSPACE_PARAMETER } from "./fragments.js";
 import { IDEMPOTENCY_KEY_PARAMETER, IDEMPOTENCY_STATUSES, replayable } from "./idempotency.js";
 import { operation } from "./operation.js";
 import type { ResourceNames } from "./resourcePaths.js";
@@ -45,7 +45,11 @@ export function actionOperations(
           config.title ??
           `${name.charAt(0).toUpperCase()}${name.slice(1).replace(/_/g, " ")} ${model}`,
         description: config.description,
-        parameters: [...(instance ? [ID_PARAMETER] : []), IDEMPOTENCY_KEY_PARAMETER],
+        parameters: [
+          ...(instance ? [ID_PARAMETER] : []),
+          ...(resource.options.workspace ? [WORKSPACE_PARAMETER] : []),
+          IDEMPOTENCY_KEY_PARAMETER,
+        ],
         requestBody: jsonBody(input, false),
         responses: { "200": replayable(json(dataEnvelope(output), "The action's result.")) },
         errors: [400, 401, 403, ...(instance ? [404] : []), ...IDEMPOTENCY_STATUSES, ...limited],

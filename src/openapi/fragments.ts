@@ -40,6 +40,16 @@ export function jsonBody(schema: JsonSchema | OpenApiObject, required = true): O
   return { required, content: { "application/json": { schema } } };
 }
 
+/** A workspace-scoped router's routes take the caller's choice of workspace (src/core/workspace.ts). */
+export const WORKSPACE_PARAMETER = {
+  name: "X-Workspace-Id",
+  in: "header",
+  required: false,
+  description:
+    "The workspace the call acts in: one of the caller's. Not needed with one workspace or a token bound to one (naming another than the token's is 403). A workspace the caller is not in is 404; with several and none chosen, 400 lists them.",
+  schema: { type: "string" },
+};
+
 export const ID_PARAMETER = {
   name: "id",
   in: "path",

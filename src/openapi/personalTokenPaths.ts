@@ -28,6 +28,10 @@ export function personalTokenOperations(
     createdAt: { anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] },
     expiresAt: { type: "string", format: "date-time" },
     lastUsedAt: { anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] },
+    workspaceId: {
+      type: "string",
+      description: "The workspace the token is bound to (absent: unbound): it acts there only.",
+    },
   };
   schemas.PersonalToken = {
     type: "object",
@@ -41,6 +45,7 @@ export function personalTokenOperations(
       name: info.name,
       scope: info.scope,
       expiresAt: info.expiresAt,
+      workspaceId: info.workspaceId,
       token: { type: "string", description: "The token (`tmcp_…`), shown this once." },
     },
     required: ["id", "name", "scope", "expiresAt", "token"],
@@ -61,12 +66,17 @@ export function personalTokenOperations(
             maximum: options.maxExpiresInDays,
             default: options.defaultExpiresInDays,
           },
+          workspaceId: {
+            type: "string",
+            description:
+              "Binds the token to one of the caller's workspaces (404 otherwise): it then acts there only, and an X-Workspace-Id header naming another is 403.",
+          },
         },
         required: ["name", "scope"],
         additionalProperties: false,
       }),
       responses: { "201": json(dataEnvelope(ref("NewPersonalToken")), "The new token.") },
-      errors: [400, 401, 403, 409, ...rateLimitStatuses(source)],
+      errors: [400, 401, 403, 404, 409, ...rateLimitStatuses(source)],
     }),
     get: operation({
       tags,

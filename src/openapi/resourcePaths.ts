@@ -10,7 +10,15 @@ import { withArticle } from "../schema/article.js";
 import { outputSchema } from "../schema/outputSchema.js";
 import type { JsonSchema } from "../schema/types.js";
 import { rateLimitStatuses } from "./errorResponses.js";
-import { componentName, dataEnvelope, ID_PARAMETER, json, jsonBody, ref } from "./fragments.js";
+import {
+  componentName,
+  dataEnvelope,
+  ID_PARAMETER,
+  json,
+  jsonBody,
+  ref,
+  WORKSPACE_PARAMETER,
+} from "./fragments.js";
 import { IDEMPOTENCY_KEY_PARAMETER, IDEMPOTENCY_STATUSES, replayable } from "./idempotency.js";
 import { listParameters, populateParameter } from "./listParameters.js";
 import { operation } from "./operation.js";
@@ -93,6 +101,17 @@ export function resourceSchemas(
   schemas[names.document] = versioned
     ? withProperty(document, VERSION_FIELD, VERSION_OUT)
     : document;
+  const field = resource.options.workspace;
+  const properties = (schemas[names.document] as { properties?: Record<string, OpenApiObject> })
+    .properties;
+  if (field && properties?.[field]) {
+    properties[field] = {
+      ...properties[field],
+      readOnly: true,
+      description:
+        "The record's workspace: set by the server from the call's workspace, never by the caller.",
+    };
+  }
   if (view.methods.has("create")) schemas[names.create] = view.createSchema;
   if (view.methods.has("update")) {
     schemas[names.update] = versioned
@@ -203,5 +222,15 @@ export function resourceOperations(
       responses: { "204": { description: "Deleted." } },
       errors: [401, 403, 404, ...(versioned ? [409] : []), ...preconditions, ...limited],
     });
+  }
+  if (resource.options.workspace) {
+    for (const path of [collection, item]) {
+      for (const op of Object.values(paths[path] ?? {}) as OpenApiObject[]) {
+        op.parameters = [
+          ...((op.parameters as OpenApiObject[] | undefined) ?? []),
+          WORKSPACE_PARAMETER,
+        ];
+      }
+    }
   }
 }

@@ -16,6 +16,8 @@ export interface AuditEvent {
   userId?: string;
   /** The personal access token the caller used, when the caller object carries `tokenId`. */
   tokenId?: string;
+  /** The workspace the write acted in (a workspace-scoped model's, or one the call resolved). */
+  workspaceId?: string;
   /** Which surface the write came through. */
   surface: Surface;
   /** The route or tool, e.g. `PATCH /todos/:id` or `todos_update`. */
@@ -47,10 +49,12 @@ export function auditEventOf(
 ): AuditEvent {
   const userId = stringOrUndefined(ctx.user?.id);
   const tokenId = stringOrUndefined(ctx.user?.tokenId);
+  const workspaceId = ctx.workspace?.settled()?.id;
   return {
     timestamp,
     ...(userId ? { userId } : {}),
     ...(tokenId ? { tokenId } : {}),
+    ...(workspaceId ? { workspaceId } : {}),
     surface: ctx.transport,
     operation: ctx.operation ?? `${record.action} ${record.model}`,
     action: record.action,

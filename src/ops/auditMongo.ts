@@ -63,6 +63,7 @@ const SURFACES = ["rest", "mcp", "ai", "internal"];
 export const AUDIT_QUERY_FIELDS = [
   "userId",
   "tokenId",
+  "workspaceId",
   "surface",
   "operation",
   "action",
@@ -78,6 +79,7 @@ function auditSchema(collection: string): Schema {
       timestamp: { type: Date, required: true },
       userId: { type: String },
       tokenId: { type: String },
+      workspaceId: { type: String },
       surface: { type: String, required: true, enum: SURFACES },
       operation: { type: String, required: true },
       action: { type: String, required: true },

@@ -9,6 +9,7 @@ import type { McpEndpointOptions } from "../mcp/options.js";
 import type { OpenApiOptions } from "../openapi/types.js";
 import type { AuditSink } from "../ops/audit.js";
 import type { RateLimitOptions } from "../ops/rateLimit.js";
+import type { WorkspacesOptions } from "../workspaces/directory.js";
 
 export interface TerrenoAppOptions {
   /** The app's user model; required for the built-in JWT auth. */
@@ -82,4 +83,10 @@ export interface TerrenoAppOptions {
    * set the paths and `info`, `false` serves neither.
    */
   openapi?: OpenApiOptions | false;
+  /**
+   * Workspaces and memberships (src/workspaces): the models on the app's connection, the roles,
+   * and the current workspace of every call (`ctx.workspace`, `X-Workspace-Id`, bound tokens).
+   * `true` for the defaults. Default: off.
+   */
+  workspaces?: WorkspacesOptions | boolean;
 }

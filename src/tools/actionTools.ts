@@ -141,7 +141,7 @@ function actionToolDefinitions(resource: Resource): ActionToolDefinition[] {
       inputSchema,
       outputSchema: outputSchemaOf(config, where),
       annotations: annotationsOf(title, config.annotations),
-      access: actionAccess(resource.views.tools, name, config),
+      access: actionAccess(resource, resource.views.tools, name, config),
       ...(config.confirm
         ? { confirm: typeof config.confirm === "string" ? config.confirm : `${title}?` }
         : {}),

@@ -20,7 +20,7 @@ import { reportFailure } from "../core/logger.js";
 import { normalizeError } from "../core/normalizeError.js";
 import { callContext } from "../core/services.js";
 import type { RequestContext, Surface, ToolCallTrace, User } from "../core/types.js";
-import { type Refusal, refusalError, verdict } from "../core/verdict.js";
+import { type Refusal, refusalError, settleWorkspace, verdict } from "../core/verdict.js";
 import { fingerprintOf, parseIdempotencyKey } from "../ops/idempotency.js";
 import { executeTool, reportRefusedWrite, type ToolOutput } from "./executeTool.js";
 import type { Services } from "./services.js";
@@ -186,6 +186,7 @@ async function runSteps(
   if (call.failure) return failed(call.failure);
   const ctx = contextOf(tool, call, options);
   try {
+    await settleWorkspace(tool.access, ctx);
     const answer = await verdict(tool.access, ctx);
     if (answer !== "allowed") {
       const error = refusalError(answer, ctx);

@@ -14,6 +14,7 @@
  */
 import type { User } from "../core/types.js";
 import { verdict } from "../core/verdict.js";
+import type { WorkspaceAccess } from "../core/workspaceTypes.js";
 import type { ToolDefinition } from "./toolDefinitions.js";
 
 /** What the rule reads of a tool definition. */
@@ -25,9 +26,16 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
-/** Whether `user` (undefined: an anonymous caller) sees `tool`. The whole rule. */
-export function canSeeTool(tool: VisibilityInput, user: User | undefined): MaybePromise<boolean> {
-  const answer = verdict(tool.access, { user });
+/**
+ * Whether `user` (undefined: an anonymous caller) sees `tool`. The whole rule. `workspace` is
+ * the caller's (`WorkspaceRole` reads it); a list is judged without settling it.
+ */
+export function canSeeTool(
+  tool: VisibilityInput,
+  user: User | undefined,
+  workspace?: WorkspaceAccess,
+): MaybePromise<boolean> {
+  const answer = verdict(tool.access, workspace ? { user, workspace } : { user });
   return isPromise(answer) ? answer.then((v) => v === "allowed") : answer === "allowed";
 }
 
@@ -35,11 +43,12 @@ export function canSeeTool(tool: VisibilityInput, user: User | undefined): Maybe
 function toolVisibility(
   tools: readonly VisibilityInput[],
   user: User | undefined,
+  workspace: WorkspaceAccess | undefined,
 ): MaybePromise<boolean[]> {
   const verdicts: Array<MaybePromise<boolean>> = new Array(tools.length);
   let pending = false;
   for (let i = 0; i < tools.length; i += 1) {
-    const verdict = canSeeTool(tools[i], user);
+    const verdict = canSeeTool(tools[i], user, workspace);
     if (isPromise(verdict)) pending = true;
     verdicts[i] = verdict;
   }
@@ -54,8 +63,9 @@ function pick<T>(tools: readonly T[], verdicts: readonly boolean[]): readonly T[
 export function toolsVisibleTo<T extends VisibilityInput>(
   tools: readonly T[],
   user: User | undefined,
+  workspace?: WorkspaceAccess,
 ): MaybePromise<readonly T[]> {
-  const verdicts = toolVisibility(tools, user);
+  const verdicts = toolVisibility(tools, user, workspace);
   return isPromise(verdicts) ? verdicts.then((v) => pick(tools, v)) : pick(tools, verdicts);
 }
 
@@ -76,7 +86,7 @@ export function createToolCatalog<T extends VisibilityInput, R>(
   tools: readonly T[],
   project: (visible: readonly T[]) => R,
   options: ToolCatalogOptions = {},
-): (user: User | undefined) => MaybePromise<R> {
+): (user: User | undefined, workspace?: WorkspaceAccess) => MaybePromise<R> {
   const maxEntries = Math.max(1, options.maxEntries ?? 64);
   const cache = new Map<string, R>();
   const entryFor = (verdicts: readonly boolean[]): R => {
@@ -90,8 +100,8 @@ export function createToolCatalog<T extends VisibilityInput, R>(
     }
     return entry;
   };
-  return (user) => {
-    const verdicts = toolVisibility(tools, user);
+  return (user, workspace) => {
+    const verdicts = toolVisibility(tools, user, workspace);
     return isPromise(verdicts) ? verdicts.then(entryFor) : entryFor(verdicts);
   };
 }

@@ -106,6 +106,14 @@ describe("demo model", () => {
       title: "call mom",
     });
     assert.deepEqual(parseIntent("list my todos", NOW, false), { kind: "list" });
+    assert.deepEqual(parseIntent("list the projects", NOW, false), {
+      kind: "list",
+      resource: "projects",
+    });
+    assert.deepEqual(parseIntent("show the docs", NOW, true), {
+      kind: "docs",
+      query: "show the docs",
+    });
     assert.deepEqual(parseIntent("complete “buy milk”", NOW, false), {
       kind: "complete",
       title: "buy milk",

@@ -23,6 +23,7 @@ import { signUp, type TestUser } from "../helpers/auth.js";
 import { type Listening, listen } from "../helpers/mcpClients.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { type ContractWorkspaces, registerNotes, seedWorkspaces } from "./workspaceWorld.js";
 
 /** Set on every Todo by the server (preCreate and fixtures); tools must never show it. */
 export const HIDDEN_NOTE = "CONTRACT-HIDDEN-NOTE-7f3a";
@@ -171,7 +172,11 @@ const isMember: PermissionMethod = (method, user, obj) => {
 // ---- The app ------------------------------------------------------------------------------
 
 function buildContractApp(): TerrenoApp {
-  return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+  return new TerrenoApp({
+    userModel: User,
+    auth: { jwt: { secret: JWT_SECRET } },
+    workspaces: true,
+  })
     .tool("echo_closed", {
       description: "Echoes the keys it was given (unknown keys refused, the default).",
       input: z.object({ text: z.string(), nested: z.object({ n: z.number() }).optional() }),
@@ -380,6 +385,8 @@ export interface World {
   express: Express;
   server: Listening;
   accounts: Record<NamedActor, Account>;
+  /** Alpha (alice owner, carol viewer) and Beta (bob owner): workspaceWorld.ts. */
+  workspaces: ContractWorkspaces;
   close(): Promise<void>;
 }
 
@@ -407,7 +414,7 @@ async function account(express: Express, name: NamedActor): Promise<Account> {
 }
 
 export async function createWorld(): Promise<World> {
-  const app = buildContractApp();
+  const app = registerNotes(buildContractApp());
   const express = app.build();
   const server = await listen(express);
   const accounts = {
@@ -422,11 +429,17 @@ export async function createWorld(): Promise<World> {
   for (const food of CONTRACT_FOODS) {
     await Food.create({ ...food, ownerId: accounts.alice.userId });
   }
+  const workspaces = await seedWorkspaces(app, {
+    alice: accounts.alice.userId,
+    bob: accounts.bob.userId,
+    carol: accounts.carol.userId,
+  });
   return {
     app,
     express,
     server,
     accounts,
+    workspaces,
     close: () => server.close(),
   };
 }

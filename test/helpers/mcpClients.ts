@@ -134,8 +134,13 @@ export async function connectSdkClient(
   url: string,
   token?: string,
   elicit?: { answer: () => ElicitAnswer; asked: unknown[] },
+  /** More request headers, e.g. `X-Workspace-Id`. */
+  extraHeaders: Record<string, string> = {},
 ): Promise<SdkTestClient> {
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const headers: Record<string, string> = {
+    ...extraHeaders,
+    ...(token ? { Authorization: `Bearer ${token}` } : {}),
+  };
   const endpoint = new URL("/mcp", url);
   const capabilities = elicit ? { elicitation: { form: {} } } : {};
   if (kind === "v1") {

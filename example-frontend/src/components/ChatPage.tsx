@@ -1,19 +1,22 @@
 /**
- * The signed-in page: the conversations sidebar, the chat, and the todos panel. The open
+ * The signed-in page: the conversations sidebar, the chat, and the todos panel with the
+ * workspace switcher and its projects (X-Workspace-Id on every call, the chat's too). The open
  * conversation's id lives in the address (?c=), so a reload reopens it with its messages.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, apiJson } from "../api.js";
 import { useConversationParam } from "../hooks/useConversationParam.js";
 import { useDrawer } from "../hooks/useDrawer.js";
 import { useResource } from "../hooks/useResource.js";
 import { loadConversation, type OpenChat } from "../loadConversation.js";
 import type { Session } from "../session.js";
-import type { Conversation, Todo } from "../types.js";
+import type { Conversation, Project, Todo, Workspace } from "../types.js";
+import { useWorkspaceId } from "../workspace.js";
 import { ChatPanel } from "./ChatPanel.js";
 import { ConversationSidebar } from "./ConversationSidebar.js";
 import { Header } from "./Header.js";
 import { TodosPanel } from "./TodosPanel.js";
+import { WorkspacePanel } from "./WorkspacePanel.js";
 
 /** crypto.randomUUID needs a secure context; the example may be opened over plain http on a LAN. */
 function randomId(): string {
@@ -36,8 +39,12 @@ export function ChatPage({ session }: { session: Session }) {
   const [openError, setOpenError] = useState<string>();
   const conversations = useResource<Conversation>("/chat/conversations");
   const todos = useResource<Todo>("/todos");
+  const workspaceId = useWorkspaceId();
+  const workspaces = useResource<Workspace>("/workspaces");
+  const projects = useResource<Project>(workspaceId ? "/projects" : undefined, workspaceId);
   const reloadConversations = conversations.reload;
   const reloadTodos = todos.reload;
+  const reloadProjects = projects.reload;
   const drawer = useDrawer();
 
   const openConversation = useCallback(
@@ -80,8 +87,19 @@ export function ChatPage({ session }: { session: Session }) {
 
   const onReplyFinished = useCallback(() => {
     reloadTodos();
+    reloadProjects();
     reloadConversations();
-  }, [reloadTodos, reloadConversations]);
+  }, [reloadTodos, reloadProjects, reloadConversations]);
+
+  // Another workspace: a new chat there (a conversation stays where it was started).
+  const firstWorkspace = useRef(workspaceId);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the workspace changes
+  useEffect(() => {
+    if (firstWorkspace.current === workspaceId) return;
+    firstWorkspace.current = workspaceId;
+    reloadConversations();
+    void openConversation(undefined);
+  }, [workspaceId]);
 
   /** Runs a sidebar change, shows its error if any, then reloads the list either way. */
   async function change(action: () => Promise<unknown>) {
@@ -144,7 +162,9 @@ export function ChatPage({ session }: { session: Session }) {
             <p className="muted">Loading the conversation…</p>
           </main>
         )}
-        <TodosPanel todos={todos} open={drawer.open === "todos"} onClose={drawer.close} />
+        <TodosPanel todos={todos} open={drawer.open === "todos"} onClose={drawer.close}>
+          <WorkspacePanel workspaces={workspaces} projects={projects} workspaceId={workspaceId} />
+        </TodosPanel>
         {drawer.open ? (
           // A tap beside an open drawer closes it (Escape and its Close button do too).
           <button

@@ -1,8 +1,10 @@
 /**
  * The caller's todos, read from the same REST API the assistant's tools use (GET /todos), so a
  * write the assistant makes shows up here. The chat page reloads it after every reply. A column
- * on a wide screen, a drawer opened from the top bar on a narrow one.
+ * on a wide screen, a drawer opened from the top bar on a narrow one. Below them, the workspace
+ * and its projects (WorkspacePanel).
  */
+import type { ReactNode } from "react";
 import { drawerId } from "../hooks/useDrawer.js";
 import type { Resource } from "../hooks/useResource.js";
 import type { Todo } from "../types.js";
@@ -17,9 +19,11 @@ interface Props {
   /** Open as a drawer (a narrow screen). */
   open: boolean;
   onClose(): void;
+  /** More of the panel, below the todos (the workspace and its projects). */
+  children?: ReactNode;
 }
 
-export function TodosPanel({ todos, open, onClose }: Props) {
+export function TodosPanel({ todos, open, onClose, children }: Props) {
   return (
     <aside id={drawerId("todos")} className={open ? "todos open" : "todos"} aria-label="Todos">
       <div className="row drawer-head">
@@ -47,6 +51,7 @@ export function TodosPanel({ todos, open, onClose }: Props) {
           </li>
         ))}
       </ul>
+      {children}
     </aside>
   );
 }

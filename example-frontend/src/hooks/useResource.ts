@@ -12,7 +12,11 @@ export interface Resource<T> {
   reload(): void;
 }
 
-export function useResource<T>(path: string): Resource<T> {
+/**
+ * `path` undefined: nothing to load (an empty list). `key`: loads again when it changes, for a
+ * list that depends on more than its path (the workspace a call is sent in).
+ */
+export function useResource<T>(path: string | undefined, key?: string): Resource<T> {
   const [items, setItems] = useState<T[]>([]);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string>();
@@ -21,6 +25,12 @@ export function useResource<T>(path: string): Resource<T> {
   const reload = useCallback(() => {
     latest.current += 1;
     const load = latest.current;
+    if (path === undefined) {
+      setItems([]);
+      setError(undefined);
+      setLoading(false);
+      return;
+    }
     setLoading(true);
     apiJson<T[]>(path).then(
       (data) => {
@@ -37,9 +47,10 @@ export function useResource<T>(path: string): Resource<T> {
     );
   }, [path]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` changes what the path answers
   useEffect(() => {
     reload();
-  }, [reload]);
+  }, [reload, key]);
 
   return { items, loading, error, reload };
 }

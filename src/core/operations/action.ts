@@ -16,7 +16,7 @@ import { isWrite } from "../isWrite.js";
 import { loadDocument } from "../loadDocument.js";
 import { isMongooseDocument } from "../mongooseErrors.js";
 import { observeWrite } from "../observe.js";
-import { resolvePopulate } from "../populate.js";
+import { resolvePopulate, scopePopulate } from "../populate.js";
 import { presentDocument, presentForeign } from "../present.js";
 import { type Resource, surfaceOf, viewFor } from "../resource.js";
 import { serializeDocument } from "../serialize.js";
@@ -31,6 +31,7 @@ import { unknownKeyErrors } from "../unknownKeys.js";
 import { type AccessRule, assertAllowed, cachedRule, type RuleCache } from "../verdict.js";
 import { withVersion } from "../versions.js";
 import type { SurfaceView } from "../viewTypes.js";
+import { workspaceIdFor } from "../workspaceScope.js";
 import { closedInputSchema, zodFieldErrors } from "../zodSchema.js";
 
 export interface ActionInput {
@@ -51,12 +52,18 @@ function actionOf(resource: Resource, name: string): ActionConfig {
 const rules: RuleCache = new WeakMap();
 
 /** The verdict's rule for action `name` on one surface's view of its resource, built once. */
-export function actionAccess(view: SurfaceView, name: string, config: ActionConfig): AccessRule {
+export function actionAccess(
+  resource: Resource,
+  view: SurfaceView,
+  name: string,
+  config: ActionConfig,
+): AccessRule {
   return cachedRule(rules, view, name, () => ({
     method: name,
     write: isWrite({ method: name, annotations: config.annotations }),
     anonymous: view.anonymous,
     permissions: config.permissions,
+    workspace: Boolean(resource.options.workspace),
   }));
 }
 
@@ -111,7 +118,10 @@ export interface ResultContext {
  */
 export async function presentResult(result: unknown, at: ResultContext): Promise<unknown> {
   const surface = at.own?.view.surface ?? surfaceOf(at.ctx.transport);
-  const populate = at.own && !at.output ? ownPopulate(at.own, at.ctx) : [];
+  const populate =
+    at.own && !at.output
+      ? await scopePopulate(ownPopulate(at.own, at.ctx), at.own.resource.model, at.ctx)
+      : [];
   const present = async (value: unknown): Promise<unknown> => {
     if (value === undefined) return null;
     if (Array.isArray(value)) return Promise.all(value.map(present));
@@ -194,7 +204,10 @@ export function action(
 ): Promise<unknown> {
   const config = actionOf(resource, name);
   return observed(resource, ctx, name, config, input, async () => {
-    await assertAllowed(actionAccess(viewFor(resource, ctx.transport), name, config), ctx);
+    await assertAllowed(
+      actionAccess(resource, viewFor(resource, ctx.transport), name, config),
+      ctx,
+    );
     return actionSteps(resource, await callerView(resource, ctx), ctx, name, config, input);
   });
 }
@@ -225,6 +238,8 @@ async function actionSteps(
   const method = name as CrudMethod;
   const permissions = { read: resource.options.permissions.read, [method]: config.permissions };
   const what = `${resource.model.modelName}.${name}`;
+  // A collection action of a scoped model runs in the call's workspace (ctx.workspace), or not at all.
+  await workspaceIdFor(resource, ctx);
   if (config.scope === "instance") {
     if (input.id === undefined || input.id === null) {
       throw validationFailed(`Invalid input for ${what}.`, { id: "is required" });

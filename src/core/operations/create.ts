@@ -7,12 +7,13 @@ import { authorize } from "../authorize.js";
 import { withConflictDetail } from "../conflicts.js";
 import { forbidden } from "../errors.js";
 import { observeWrite, type WriteTrace } from "../observe.js";
-import { resolvePopulate } from "../populate.js";
+import { resolvePopulate, scopePopulate } from "../populate.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import type { RequestContext } from "../types.js";
 import { validateCreateBody } from "../validateBody.js";
 import type { SurfaceView } from "../viewTypes.js";
+import { workspaceFilter } from "../workspaceScope.js";
 
 export interface CreateInput {
   body: unknown;
@@ -49,16 +50,19 @@ async function createDocument(
   trace: WriteTrace,
 ): Promise<unknown> {
   const { options, model } = resource;
+  const scope = await workspaceFilter(resource, ctx);
   const populate = resolvePopulate(view, input.populate, model, ctx);
-  let body = validateCreateBody(view, input.body, resource.description);
+  // The workspace field is read-only (absent from the create schema): a body naming it is a 400.
+  let body = { ...validateCreateBody(view, input.body, resource.description), ...scope };
   if (options.preCreate) {
     const changed = await options.preCreate(body, ctx);
     if (changed === null) throw forbidden("This document may not be created.");
-    body = changed;
+    // Stamped again after the hook: the record is created in the call's workspace, whatever.
+    body = { ...changed, ...scope };
   }
   const doc = await withConflictDetail(resource, view, () => model.create(body));
   trace.documentId = String(doc._id);
   await options.postCreate?.(doc, ctx);
-  if (populate.length > 0) await doc.populate(populate);
+  if (populate.length > 0) await doc.populate(await scopePopulate(populate, model, ctx));
   return respond(resource, view, ctx, "create", doc);
 }

@@ -5,12 +5,13 @@ import type { CrudOptions } from "../crudOptions.js";
 import { validationFailed } from "../errors.js";
 import { buildFilter, conjoinFilters, FILTER_COMBINATORS } from "../filter.js";
 import { assertNoForbiddenKeys } from "../inputSafety.js";
-import { resolvePopulate } from "../populate.js";
+import { resolvePopulate, scopePopulate } from "../populate.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import { parseSort, type SortSpec } from "../sort.js";
 import type { PlainObject, RequestContext } from "../types.js";
 import type { SurfaceView } from "../viewTypes.js";
+import { workspaceFilter } from "../workspaceScope.js";
 
 export interface ListInput {
   filter?: PlainObject;
@@ -101,11 +102,17 @@ export async function runList(
   input: ListInput,
 ): Promise<ListResult> {
   const { options, description, model } = resource;
+  // First: a caller with no workspace to act in gets that error before any input is judged.
+  const scope = await workspaceFilter(resource, ctx);
 
   const limit = Math.min(positiveInteger(input.limit, "limit", view.defaultLimit), view.maxLimit);
   const page = positiveInteger(input.page, "page", 1);
   const sort = parseSort(input.sort, view) ?? defaultSort(options.sort);
-  const populate = resolvePopulate(view, input.populate, model, ctx);
+  const populate = await scopePopulate(
+    resolvePopulate(view, input.populate, model, ctx),
+    model,
+    ctx,
+  );
 
   // The tools send typed JSON in a `filter` argument; REST sends query parameters as text.
   const typed = view.listInput ? { argument: "filter", typed: true } : {};
@@ -121,13 +128,15 @@ export async function runList(
   }
   if (input.match) filter = conjoinFilters(filter, input.match);
   if (options.queryFilter) {
-    const scope = await options.queryFilter(ctx.user, filter);
-    if (scope === null) {
+    const narrowed = await options.queryFilter(ctx.user, filter);
+    if (narrowed === null) {
       return { data: [], page, limit, total: 0, more: false };
     }
     // Conjoined, never merged: no caller key (a field, $or, $and) can replace or widen the scope.
-    filter = conjoinFilters(filter, scope);
+    filter = conjoinFilters(filter, narrowed);
   }
+  // The workspace last, conjoined too: nothing before it (caller, defaults, queryFilter) widens it.
+  if (scope) filter = conjoinFilters(filter, scope);
   if (description.softDelete) {
     filter.deleted = { $ne: true };
   }

@@ -11,7 +11,7 @@ import { forbidden } from "../errors.js";
 import { loadDocument } from "../loadDocument.js";
 import { applyMergePatch } from "../mergePatch.js";
 import { observeWrite } from "../observe.js";
-import { resolvePopulate } from "../populate.js";
+import { resolvePopulate, scopePopulate } from "../populate.js";
 import { checkReadOnly } from "../readBack.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
@@ -95,6 +95,6 @@ async function updateDocument(
   });
   const { doc, body, prevDoc } = written;
   await options.postUpdate?.(doc, body, ctx, prevDoc);
-  if (populate.length > 0) await doc.populate(populate);
+  if (populate.length > 0) await doc.populate(await scopePopulate(populate, model, ctx));
   return respond(resource, view, ctx, "update", doc);
 }

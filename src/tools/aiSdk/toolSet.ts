@@ -8,6 +8,7 @@ import { type JSONSchema7, jsonSchema, type Schema, type Tool, tool } from "ai";
 import { isWrite } from "../../core/isWrite.js";
 import type { Logger } from "../../core/logger.js";
 import type { PlainObject, User } from "../../core/types.js";
+import { WORKSPACE_HEADER } from "../../core/workspace.js";
 import { runToolCall, type ToolRunnerOptions } from "../runToolCall.js";
 import type { Services } from "../services.js";
 import type { ToolDefinition } from "../toolDefinitions.js";
@@ -18,7 +19,7 @@ import { errorOutput, type MCPToolOutput, toModelOutput } from "./toolOutput.js"
  * `toolsContext`, one entry per tool name; `mcpToolsContext()` builds it): the caller.
  * A bare `User` is read too.
  */
-export type MCPToolContext = { user?: User };
+export type MCPToolContext = { user?: User; workspaceId?: string };
 
 /** One getMCPTools() tool: JSON input in, `{data, ...}` or `{error}` out. */
 export type MCPTool = Tool<PlainObject, MCPToolOutput, MCPToolContext>;
@@ -40,6 +41,13 @@ function userFromContext(context: unknown): User | undefined {
   const wrapped = (context as { user?: unknown }).user;
   if (isUser(wrapped)) return wrapped;
   return isUser(context) ? context : undefined;
+}
+
+/** The workspace a tool `context` names (`{ user, workspaceId }`), if any. */
+function workspaceFromContext(context: unknown): string | undefined {
+  if (typeof context !== "object" || context === null) return undefined;
+  const id = (context as { workspaceId?: unknown }).workspaceId;
+  return typeof id === "string" ? id : undefined;
 }
 
 /** The runner's options for these services, built once per services object. */
@@ -67,6 +75,7 @@ async function run(
   services: Services,
   callId?: string,
   idempotencyKey?: string,
+  workspaceId?: string,
 ): Promise<MCPToolOutput> {
   const outcome = await runToolCall(runnerFor(services), {
     tool: def,
@@ -75,6 +84,8 @@ async function run(
     user,
     ...(callId ? { callId } : {}),
     ...(idempotencyKey ? { idempotency: { key: idempotencyKey, field: "toolCallId" } } : {}),
+    // The workspace the app chose for this caller, as an HTTP caller names it.
+    ...(workspaceId ? { headers: { [WORKSPACE_HEADER]: workspaceId } } : {}),
   });
   return outcome.status === "done" ? outcome.output : errorOutput(outcome.error);
 }
@@ -128,7 +139,14 @@ function contextBoundTool(
     ...(needsApproval ? { needsApproval: true } : {}),
     execute: (input, { abortSignal, context, toolCallId }) => {
       abortSignal?.throwIfAborted();
-      return run(def, userFromContext(context), input, services, toolCallId);
+      return run(
+        def,
+        userFromContext(context),
+        input,
+        services,
+        toolCallId,
+        workspaceFromContext(context),
+      );
     },
     toModelOutput,
   });
@@ -158,6 +176,8 @@ export function withLogger(services: Services, logger: Logger | undefined): Serv
 export interface AiToolSetOptions {
   /** The caller every tool runs as; without one, each call reads its tool `context`. */
   user?: User;
+  /** The workspace every call of a user-bound set acts in (as the X-Workspace-Id header). */
+  workspaceId?: string;
   /** Sets the tool-level `needsApproval: true` on every tool that writes (`isWrite`). */
   requireApproval?: boolean;
   /** The app's services: where calls report, spend and are traced. */
@@ -174,7 +194,7 @@ export function aiToolSet(
   definitions: readonly ToolDefinition[],
   options: AiToolSetOptions,
 ): MCPToolSet {
-  const { user, services } = options;
+  const { user, services, workspaceId } = options;
   const tools: Record<string, MCPTool> = {};
   for (const def of definitions) {
     const shared = contextBoundTool(
@@ -187,7 +207,15 @@ export function aiToolSet(
           ...shared,
           execute: (input, { abortSignal, toolCallId }) => {
             abortSignal?.throwIfAborted();
-            return run(def, user, input, services, toolCallId, options.callKey?.(toolCallId));
+            return run(
+              def,
+              user,
+              input,
+              services,
+              toolCallId,
+              options.callKey?.(toolCallId),
+              workspaceId,
+            );
           },
         }
       : shared;

@@ -85,6 +85,11 @@ const MODELS_OUTPUT: JsonSchema = {
             description: "Sets of fields no two records share all of.",
             items: { type: "array", items: { type: "string" } },
           },
+          workspaceField: {
+            type: "string",
+            description:
+              "Set when the model is scoped by workspace: the field holding each record's workspace. Its tools see and change only the current workspace's records (whoami names it) and set this field themselves.",
+          },
         },
         required: ["name", "description", "tools", "fields", "relationships"],
         additionalProperties: false,
@@ -173,14 +178,30 @@ function describeModelsTool(
     validate: compileValidator(MODELS_INPUT),
     access: discoveryAccess(DESCRIBE_MODELS),
     handler: async (args, ctx) => {
-      const models = await modelsOf(ctx.user);
+      const models = await modelsOf(ctx.user, ctx.workspace);
       const limit = typeof args.limit === "number" ? args.limit : DEFAULT_DESCRIBE_LIMIT;
       return { models: search(models, args.query, limit) };
     },
   };
 }
 
-const RESERVED = new Set(["userId", "admin", "authMethod", "scopes", "id", "_id"]);
+const RESERVED = new Set([
+  "userId",
+  "admin",
+  "authMethod",
+  "scopes",
+  "id",
+  "_id",
+  "workspace",
+  "memberships",
+]);
+
+const WORKSPACE_SCHEMA: JsonSchema = {
+  type: "object",
+  properties: { id: { type: "string" }, name: { type: "string" }, role: { type: "string" } },
+  required: ["id", "name", "role"],
+  additionalProperties: false,
+};
 
 function userFieldSchema(field: FieldDescriptor | undefined): JsonSchema {
   switch (field?.kind) {
@@ -245,6 +266,16 @@ function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): DiscoveryT
         items: { type: "string" },
         description: "The credential's scopes; absent for a session (full access).",
       },
+      workspace: {
+        anyOf: [WORKSPACE_SCHEMA, { type: "null" }],
+        description:
+          "The workspace your calls act in (when the app has workspaces); null when none is chosen: send the X-Workspace-Id header or use a token bound to one.",
+      },
+      memberships: {
+        type: "array",
+        items: WORKSPACE_SCHEMA,
+        description: "Every workspace you are a member of, with your role there.",
+      },
       ...Object.fromEntries(fields.map((field) => [field.name, field.schema])),
     },
     required: ["userId", "admin"],
@@ -257,7 +288,7 @@ function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): DiscoveryT
     name: WHOAMI,
     title,
     description:
-      "Who you are acting as: your user id, whether you are an admin, how you signed in and your token's scopes (absent: full access).",
+      "Who you are acting as: your user id, whether you are an admin, how you signed in, your token's scopes (absent: full access) and, when the app has workspaces, the workspace your calls act in and your memberships.",
     inputSchema,
     outputSchema,
     annotations: { title, ...READ_ONLY },
@@ -268,6 +299,14 @@ function whoamiTool(options: DiscoveryOptions, userModel?: AnyModel): DiscoveryT
       const out: PlainObject = { userId: user.id, admin: user.admin === true };
       if (typeof user.authMethod === "string") out.authMethod = user.authMethod;
       if (Array.isArray(user.scopes)) out.scopes = [...user.scopes];
+      if (ctx.workspace) {
+        out.workspace = await ctx.workspace.peek();
+        out.memberships = (await ctx.workspace.memberships()).map((m) => ({
+          id: m.workspaceId,
+          name: m.name,
+          role: m.role,
+        }));
+      }
       for (const { name } of fields) {
         // Configured field names, read off the user document's copy (toUser): not typed fields.
         const value = plainValue((user as unknown as PlainObject)[name]);

@@ -33,6 +33,11 @@ export interface ModelEntry {
   relationships: ModelRelationship[];
   /** Compound unique indexes (each a set of field names unique together), only when there are. */
   uniqueTogether?: string[][];
+  /**
+   * Set on a workspace-scoped model: the field holding each record's workspace. Its tools act in
+   * the current workspace only, and set the field themselves.
+   */
+  workspaceField?: string;
 }
 
 /** An entry before the caller's tools are known. */
@@ -121,6 +126,7 @@ export function buildModelTemplates(resources: readonly Resource[]): Map<string,
           : [],
       ),
       ...(uniqueTogether.length > 0 ? { uniqueTogether } : {}),
+      ...(resource.options.workspace ? { workspaceField: resource.options.workspace } : {}),
     });
   }
   for (const template of templates.values()) {
@@ -161,6 +167,7 @@ export function modelsFor(
       fields: template.fields,
       relationships: template.relationships.filter((r) => toolsByModel.has(r.target)),
       ...(template.uniqueTogether ? { uniqueTogether: template.uniqueTogether } : {}),
+      ...(template.workspaceField ? { workspaceField: template.workspaceField } : {}),
     });
   }
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

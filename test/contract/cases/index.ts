@@ -19,6 +19,7 @@ import type { ContractCase } from "./types.js";
 import { unknownKeyCases } from "./unknownKeys.js";
 import { validationCases } from "./validation.js";
 import { versionCases } from "./versions.js";
+import { workspaceCases } from "./workspaces.js";
 import { writeCases } from "./writes.js";
 
 export const CONTRACT_CASES: readonly ContractCase[] = [
@@ -42,6 +43,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   ...textAndTimeCases,
   ...fieldRuleCases,
   ...versionCases,
+  ...workspaceCases,
 ];
 
 export type { ContractCase } from "./types.js";

@@ -5,7 +5,7 @@
  */
 import { generateText, isStepCount, type ModelMessage, type ToolSet } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { getMCPTools } from "../../../src/ai/index.js";
+import { getMCPTools, getMCPToolsAsync } from "../../../src/ai/index.js";
 import {
   failureFromBody,
   failureFromErrorText,
@@ -103,13 +103,14 @@ async function viaModel(tools: ToolSet, name: string, input: unknown): Promise<O
 
 export function aiDriver(world: World, mode: AiMode): Driver {
   const toolSets = new Map<Actor, ToolSet>();
-  const toolsFor = (as: Actor): ToolSet => {
+  // Async: the workspace models' permissions (WorkspaceRole) read the memberships.
+  const toolsFor = async (as: Actor): Promise<ToolSet> => {
     let tools = toolSets.get(as);
     if (!tools) {
       tools =
         as === "anon"
           ? getMCPTools({ app: world.app })
-          : getMCPTools({ app: world.app, user: world.accounts[as].caller });
+          : await getMCPToolsAsync({ app: world.app, user: world.accounts[as].caller });
       toolSets.set(as, tools);
     }
     return tools;
@@ -118,7 +119,7 @@ export function aiDriver(world: World, mode: AiMode): Driver {
   return toolDriver(
     `ai ${mode}`,
     async (as, name, input) => {
-      const tools = toolsFor(as);
+      const tools = await toolsFor(as);
       if (!tools[name]) return { ok: false, absent: true, raw: Object.keys(tools).join(",") };
       return mode === "execute" ? viaExecute(tools, name, input) : viaModel(tools, name, input);
     },

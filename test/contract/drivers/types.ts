@@ -13,7 +13,8 @@ export type Collection =
   | "open"
   | "projects"
   | "boards"
-  | "invoices";
+  | "invoices"
+  | "notes";
 
 export interface ListArgs {
   filter?: Record<string, unknown>;
