@@ -25,6 +25,7 @@ export function replayable(response: OpenApiObject): OpenApiObject {
   return {
     ...response,
     headers: {
+      ...(response.headers as OpenApiObject | undefined),
       "Idempotent-Replayed": {
         description:
           "`true` when this is the first response to the same Idempotency-Key, replayed.",

@@ -119,7 +119,7 @@ export class ClaimStore {
     await this.ready();
     const docs = await this.collection().find({ group }).toArray();
     const now = Date.now();
-    this.sweep(now);
+    await this.sweep(now);
     if (docs.some((doc) => doc.expiresAt.getTime() <= now)) {
       // Deleted before anyone claims again, so an expired `_id` never blocks its slot.
       await this.collection().deleteMany({ group, expiresAt: { $lte: new Date(now) } });
@@ -172,11 +172,17 @@ export class ClaimStore {
     return undefined;
   }
 
-  /** Deletes every expired claim, at most once per SWEEP_INTERVAL_MS; never waited for. */
-  private sweep(now: number): void {
+  /**
+   * Deletes every expired claim, at most once per SWEEP_INTERVAL_MS. Waited for: FerretDB deletes
+   * the documents a filter matched by `_id` without matching them again, so a sweep still running
+   * when this process claimed a freed slot again deleted the new claim (the settle-and-release
+   * test lost its second claimer's claim that way). Across processes that window remains on
+   * FerretDB; MongoDB has none.
+   */
+  private async sweep(now: number): Promise<void> {
     if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
     this.lastSweep = now;
-    this.collection()
+    await this.collection()
       .deleteMany({ expiresAt: { $lte: new Date(now) } })
       .catch(() => {
         // Expired claims are ignored when read; the next sweep tries again.
@@ -218,11 +224,11 @@ export class ClaimStore {
   /**
    * Deletes every expired claim, at most once a minute per process, for users that claim
    * without reading their groups (idempotency keys): what keeps FerretDB, which has no TTL
-   * indexes, from keeping them. Never waited for beyond the index build.
+   * indexes, from keeping them.
    */
   async sweepExpired(): Promise<void> {
     await this.ready();
-    this.sweep(Date.now());
+    await this.sweep(Date.now());
   }
 
   /** Forgets every claim of `group`. */
