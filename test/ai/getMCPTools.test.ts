@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, mock, test } from "node:test";
+import { before, describe, mock, test } from "node:test";
 import { createMCPClient } from "@ai-sdk/mcp";
 import {
   asSchema,
@@ -21,9 +21,9 @@ import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import type { User as Caller } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { signUp, type TestUser } from "../helpers/auth.js";
+import { signedUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { connectClient, type Listening, listen, toolError } from "../helpers/mcpClients.js";
+import { connectClient, toolError, useListening } from "../helpers/mcpClients.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, hookCalls, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
@@ -140,23 +140,17 @@ const dataOf = (output: unknown) => (output as { data: Record<string, unknown> }
 // asserted once for every surface in test/contract (with getMCPTools executed directly and
 // through generateText); this file keeps AI SDK specifics.
 describe("getMCPTools", () => {
-  let app: TerrenoApp;
-  let server: Listening;
-  let alice: TestUser;
-  let bob: TestUser;
+  const app = buildApp();
+  const express = app.build();
+  const server = useListening(express);
+  const [alice, bob] = signedUp(express, "alice", "bob");
   let aliceUser: Caller;
   let bobUser: Caller;
 
   before(async () => {
-    app = buildApp();
-    const express = app.build();
-    server = await listen(express);
-    alice = await signUp(express, "alice");
-    bob = await signUp(express, "bob");
     aliceUser = await callerOf(alice);
     bobUser = await callerOf(bob);
   });
-  after(() => server.close());
 
   test("generateText: list → create → read (id from the create result) → text", async () => {
     const title = `ai loop ${Date.now()}`;

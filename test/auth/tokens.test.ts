@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Express } from "express";
 import request from "supertest";
 import { getMCPTools } from "../../src/ai/getMCPTools.js";
@@ -15,9 +15,9 @@ import { ACCESS_TOKEN_COLLECTION, accessTokenModel } from "../../src/auth/person
 import type { User as Caller } from "../../src/core/types.js";
 import type { AuditEvent } from "../../src/ops/audit.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { CLIENT_KINDS, connectClient, type Listening, listen } from "../helpers/mcpClients.js";
+import { CLIENT_KINDS, connectClient, useListening } from "../helpers/mcpClients.js";
 import { rpc, toolCallMessage } from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
@@ -54,18 +54,9 @@ async function createToken(
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 describe("personal access tokens", () => {
-  let app: Express;
-  let server: Listening;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  before(async () => {
-    app = buildApp();
-    server = await listen(app);
-    alice = await signUp(app, "alice");
-    bob = await signUp(app, "bob");
-  });
-  after(() => server.close());
+  const app = buildApp();
+  const server = useListening(app);
+  const [alice, bob] = signedUp(app, "alice", "bob");
 
   test("lifecycle over REST: created once with its value, listed without it, revoked at once", async () => {
     const created = await request(app)

@@ -1,6 +1,7 @@
 /** Real MCP clients against a listening app: the SDK v2 client (auto or legacy) and the v1 client. */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { after, before } from "node:test";
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
@@ -31,6 +32,29 @@ export async function listen(app: Express): Promise<Listening> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * `app` listening on 127.0.0.1 for the enclosing suite: started before its tests, closed after
+ * them. node:test runs `after` hooks in the order they were registered, so a suite that must
+ * close its clients first registers that hook before calling this. Read `url` inside a test
+ * or hook.
+ */
+export function useListening(app: Express): Listening {
+  let live: Listening | undefined;
+  before(async () => {
+    live = await listen(app);
+  });
+  after(() => live?.close());
+  return {
+    get url() {
+      if (!live) throw new Error("the app is not listening yet");
+      return live.url;
+    },
+    close: async () => {
+      await live?.close();
+    },
   };
 }
 
