@@ -28,6 +28,7 @@ import {
   pkce,
   signUp,
   startOAuthApp,
+  useOAuthApp,
 } from "./oauthApp.js";
 
 useTestDatabase("oauth_client_metadata");
@@ -377,13 +378,7 @@ describe("Client ID Metadata Documents", () => {
 });
 
 describe("Client ID Metadata Documents switched off", () => {
-  let server: OAuthTestServer;
-  before(async () => {
-    server = await startOAuthApp({ clientMetadataDocuments: false });
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const server = useOAuthApp({ clientMetadataDocuments: false });
 
   test("the metadata does not advertise them and a URL client_id is unknown", async () => {
     const response = await fetch(`${server.url}/.well-known/oauth-authorization-server`);

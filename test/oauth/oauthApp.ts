@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { after, before } from "node:test";
 import type { Express } from "express";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import {
@@ -74,6 +75,43 @@ export async function startOAuthApp(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * The OAuth app for the enclosing suite: started before its tests, with an account (password
+ * PASSWORD) for each of `emails`, and closed after them. Read it inside a test or hook.
+ */
+export function useOAuthApp(
+  options: Parameters<typeof startOAuthApp>[0] = {},
+  ...emails: string[]
+): OAuthTestServer {
+  let started: OAuthTestServer | undefined;
+  before(async () => {
+    started = await startOAuthApp(options);
+    for (const email of emails) await signUp(started.url, email);
+  });
+  after(() => started?.close());
+  const current = (): OAuthTestServer => {
+    if (!started) throw new Error("the OAuth app is not started yet");
+    return started;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get mcpUrl() {
+      return current().mcpUrl;
+    },
+    get app() {
+      return current().app;
+    },
+    get plugin() {
+      return current().plugin;
+    },
+    close: async () => {
+      await started?.close();
+    },
   };
 }
 
