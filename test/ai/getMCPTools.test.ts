@@ -17,15 +17,14 @@ import {
   mcpToolApproval,
   mcpToolsContext,
 } from "../../src/ai/index.js";
-import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import type { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import type { User as Caller } from "../../src/core/types.js";
-import { modelRouter } from "../../src/rest/modelRouter.js";
 import { signedUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { connectClient, toolError, useListening } from "../helpers/mcpClients.js";
-import { Food, Todo, User } from "../helpers/models.js";
-import { foodOptions, hookCalls, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { Todo, User } from "../helpers/models.js";
+import { hookCalls, restTerreno, type todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("ai_tools");
 
@@ -110,9 +109,7 @@ function streamingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageMo
 // ---- App, users, helpers ------------------------------------------------------------------
 
 function buildApp(overrides: Parameters<typeof todoOptions>[0] = {}): TerrenoApp {
-  return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
-    .register(modelRouter(Todo, todoOptions(overrides)))
-    .register(modelRouter(Food, foodOptions()));
+  return restTerreno({}, overrides);
 }
 
 async function callerOf(user: TestUser): Promise<Caller> {

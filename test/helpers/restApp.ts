@@ -1,4 +1,5 @@
 /** The app under test for the REST suites: owned Todos and shared Foods with JWT auth. */
+import type { TerrenoAppOptions } from "../../src/app/options.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import type { ModelRouterOptions } from "../../src/core/crudOptions.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
@@ -69,13 +70,19 @@ export function foodOptions(overrides: Partial<FoodOptions> = {}): FoodOptions {
   };
 }
 
+/**
+ * The suites' app before build(): JWT auth, owned Todos (`todo` overrides their options) and
+ * shared Foods. `options` add to its app options; register more before building.
+ */
+export function restTerreno(
+  options: Omit<TerrenoAppOptions, "userModel"> = {},
+  todo: Partial<TodoOptions> = {},
+): TerrenoApp {
+  return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } }, ...options })
+    .register(modelRouter(Todo, todoOptions(todo)))
+    .register(modelRouter(Food, foodOptions()));
+}
+
 export function buildRestApp() {
-  return new TerrenoApp({
-    userModel: User,
-    auth: { jwt: { secret: JWT_SECRET } },
-    jsonLimit: "20kb",
-  })
-    .register(modelRouter(Todo, todoOptions()))
-    .register(modelRouter(Food, foodOptions()))
-    .build();
+  return restTerreno({ jsonLimit: "20kb" }).build();
 }
