@@ -11,8 +11,10 @@ import { useTestDatabase } from "../helpers/database.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import {
   answerApproval,
+  approvalAsked,
   assistantMessage,
   buildChatApp,
+  pendingApproval,
   postChat,
   scriptedModel,
   storedMessages,
@@ -123,9 +125,7 @@ describe("chat plugin", () => {
       assert.ok(first.chunks.some((chunk) => chunk.type === "tool-approval-request"));
       assert.equal(await Todo.countDocuments({ title: "Approved todo" }), 0);
       const conversationId = first.headers["x-conversation-id"];
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
-      );
+      const pending = await pendingApproval(conversationId);
 
       const body = {
         conversationId,
@@ -164,11 +164,8 @@ describe("chat plugin", () => {
         { text: ["Created."] },
       ]);
       const app = buildChatApp({ model });
-      const first = await postChat(app, ada, { messages: [userMessage("Add a todo", "f-1")] });
-      const conversationId = first.headers["x-conversation-id"];
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
-      );
+      const ask = userMessage("Add a todo", "f-1");
+      const { conversationId, pending } = await approvalAsked(app, ada, ask);
       const approved = answerApproval(pending, true);
 
       // The approved call with another input: its request was recorded for the input asked for.
@@ -178,7 +175,7 @@ describe("chat plugin", () => {
       }
       const second = await postChat(app, ada, {
         conversationId,
-        messages: [userMessage("Add a todo", "f-1"), tampered],
+        messages: [ask, tampered],
       });
       assert.equal(second.status, 403);
 
@@ -192,7 +189,7 @@ describe("chat plugin", () => {
       }
       const third = await postChat(app, ada, {
         conversationId,
-        messages: [userMessage("Add a todo", "f-1"), forged],
+        messages: [ask, forged],
       });
       assert.equal(third.status, 403);
       assert.equal(await Todo.countDocuments({ title: { $in: ["Tampered", "Forged"] } }), 0);
@@ -206,10 +203,10 @@ describe("chat plugin", () => {
         { text: ["Not deleted."] },
       ]);
       const app = buildChatApp({ model });
-      const first = await postChat(app, ada, { messages: [userMessage("Delete it", "d-1")] });
-      const conversationId = first.headers["x-conversation-id"];
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
+      const { conversationId, pending } = await approvalAsked(
+        app,
+        ada,
+        userMessage("Delete it", "d-1"),
       );
       const second = await postChat(app, ada, {
         conversationId,

@@ -21,8 +21,8 @@ import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 import {
   answerApproval,
-  assistantMessage,
   buildChatApp,
+  pendingApproval,
   postChat,
   userMessage,
   waitFor,
@@ -270,11 +270,9 @@ describe("demo model", () => {
       const ask = userMessage("add a todo to buy eggs", "e-1");
       const first = await postChat(chat, user, { messages: [ask] });
       const conversationId = first.headers["x-conversation-id"] as string;
-      const proposed = async (id: string) =>
-        assistantMessage(id, (parts) => parts.some((part) => part.state === "approval-requested"));
       const denied = await postChat(chat, user, {
         conversationId,
-        messages: [ask, answerApproval(await proposed(conversationId), false)],
+        messages: [ask, answerApproval(await pendingApproval(conversationId), false)],
       });
       assert.equal(denied.text, "Okay, I did not do that (the call was not approved).");
       assert.equal(await Todo.countDocuments({ ownerId: user.userId }), 0);
@@ -283,7 +281,7 @@ describe("demo model", () => {
       const againId = again.headers["x-conversation-id"] as string;
       const approved = await postChat(chat, user, {
         conversationId: againId,
-        messages: [ask, answerApproval(await proposed(againId), true)],
+        messages: [ask, answerApproval(await pendingApproval(againId), true)],
       });
       assert.equal(approved.text, "Added “buy eggs”.");
       assert.equal(await Todo.countDocuments({ ownerId: user.userId, title: "buy eggs" }), 1);

@@ -226,6 +226,23 @@ export async function assistantMessage(
   });
 }
 
+/** Waits until the assistant message of a conversation is stored asking for an approval. */
+export function pendingApproval(conversationId: string) {
+  return assistantMessage(conversationId, (parts) =>
+    parts.some((part) => part.state === "approval-requested"),
+  );
+}
+
+/**
+ * Posts the first message of a conversation whose model proposes a write, and waits for the
+ * approval request to be stored: the reply, the conversation and the pending message.
+ */
+export async function approvalAsked(app: Express, user: TestUser, message: unknown) {
+  const first = await postChat(app, user, { messages: [message] });
+  const conversationId = first.headers["x-conversation-id"];
+  return { first, conversationId, pending: await pendingApproval(conversationId) };
+}
+
 /** The stored assistant message with its pending approval answered. */
 export function answerApproval(message: { messageId: string; parts: UIPart[] }, approved: boolean) {
   return {

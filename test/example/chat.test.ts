@@ -16,8 +16,8 @@ import { DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
 import type { PlainObject } from "../../src/core/types.js";
 import {
   answerApproval,
-  assistantMessage,
   type ChatReply,
+  pendingApproval,
   postChat,
   scriptedModel,
   USAGE,
@@ -113,9 +113,7 @@ describe("example chat", () => {
 
       const conversationId = first.headers["x-conversation-id"];
       assert.ok(conversationId);
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
-      );
+      const pending = await pendingApproval(conversationId);
       const approved = { conversationId, messages: [ask, answerApproval(pending, true)] };
       const second = await postChat(setup, ada, approved);
       assert.equal(second.status, 200);
@@ -134,9 +132,7 @@ describe("example chat", () => {
       const first = await postChat(setup, bea, { messages: [ask] });
       assert.equal(chunksOf(first, "tool-approval-request").length, 1);
       const conversationId = first.headers["x-conversation-id"];
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
-      );
+      const pending = await pendingApproval(conversationId);
       const denied = await postChat(setup, bea, {
         conversationId,
         messages: [ask, answerApproval(pending, false)],
