@@ -6,8 +6,7 @@
  * more socket. The server log must show no 500 for any of it.
  */
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import { after, before, describe, test } from "node:test";
 import mongoose from "mongoose";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
@@ -19,6 +18,7 @@ import {
 } from "../../src/oauth/index.js";
 import { RATE_LIMIT_COLLECTION } from "../../src/ops/rateLimit.js";
 import { useTestDatabase } from "../helpers/database.js";
+import { listenOn } from "../helpers/mcpClients.js";
 import { User } from "../helpers/models.js";
 import { authorizeRedirect, authorizeUrl } from "../helpers/oauthFlow.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
@@ -37,9 +37,8 @@ interface LimitedServer {
 
 /** An app with the OAuth server, its rate limits on the "mongo" store, and a recording logger. */
 async function startServer(documents: ClientMetadataDocumentOptions): Promise<LimitedServer> {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = createServer();
+  const { url, close } = await listenOn(server);
   const errors: unknown[] = [];
   const logger: Logger = {
     ...console,
@@ -67,11 +66,7 @@ async function startServer(documents: ClientMetadataDocumentOptions): Promise<Li
     url,
     plugin,
     errors,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

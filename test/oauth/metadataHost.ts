@@ -6,8 +6,8 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
 import { generate } from "selfsigned";
+import { listenOn } from "../helpers/mcpClients.js";
 
 export type DocumentHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -56,18 +56,13 @@ export async function startMetadataHost(): Promise<MetadataHost> {
     if (handler) handler(req, res);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, port, close } = await listenOn(server);
   return {
-    origin: `https://127.0.0.1:${port}`,
+    origin: url,
     port,
     cert: pems.cert,
     route: (path, handler) => routes.set(path, handler),
     hits: (path) => counts.get(path) ?? 0,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

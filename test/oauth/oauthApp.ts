@@ -5,8 +5,7 @@
  * flow with plain HTTP (fetch, ./httpFlow.ts), as a browser would, for the refusal tests.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import { after, before } from "node:test";
 import type { Express } from "express";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
@@ -16,6 +15,7 @@ import {
   oauthServer,
 } from "../../src/oauth/index.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
+import { listenOn } from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 import { type FlowStep, signInAndConsent } from "./httpFlow.js";
@@ -43,9 +43,8 @@ export async function startOAuthApp(
     allowSignup?: boolean;
   } = {},
 ): Promise<OAuthTestServer> {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = createServer();
+  const { url, close } = await listenOn(server);
   const plugin = oauthServer({
     secret: options.secret ?? OAUTH_SECRET,
     previousSecrets: options.previousSecrets,
@@ -70,11 +69,7 @@ export async function startOAuthApp(
     mcpUrl: `${url}/mcp`,
     app,
     plugin,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
