@@ -18,6 +18,7 @@ import { rpc, toolCallMessage } from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { callerOf, EVERYONE, perCallerApp } from "../helpers/perCallerApp.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { errorLogger } from "../helpers/serverLog.js";
 
 useTestDatabase("mcp_per_caller");
 
@@ -167,14 +168,7 @@ describe("per-caller tools on /mcp", () => {
   });
 
   test("a permission check that throws fails tools/list with -32603 and no internals", async () => {
-    const logged: unknown[] = [];
-    const logger = {
-      error: (...args: unknown[]) => {
-        logged.push(args);
-      },
-      warn: () => {},
-      info: () => {},
-    };
+    const { logger, errors: logged } = errorLogger();
     const broken = new TerrenoApp({
       userModel: User,
       auth: { jwt: { secret: JWT_SECRET } },

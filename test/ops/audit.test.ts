@@ -7,7 +7,6 @@ import request from "supertest";
 import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
-import type { Logger } from "../../src/core/logger.js";
 import { callContext } from "../../src/core/services.js";
 import type { User as Caller, RequestContext } from "../../src/core/types.js";
 import { type AuditEvent, auditEventOf } from "../../src/ops/audit.js";
@@ -27,6 +26,7 @@ import { createTodo } from "../helpers/mcpWire.js";
 import { Todo, User } from "../helpers/models.js";
 import { OWNED } from "../helpers/permissions.js";
 import { JWT_SECRET, restTerreno, todoOptions } from "../helpers/restApp.js";
+import { errorLogger } from "../helpers/serverLog.js";
 
 // A model with a nested object and a Mixed field: nested paths are listed, Mixed keys (data) are not.
 const noteSchema = new Schema({
@@ -392,12 +392,7 @@ describe("failing audit sinks", () => {
     ["rejects", () => Promise.reject(new Error("sink down"))],
   ] as const) {
     test(`a sink that ${kind} is logged and the write still succeeds`, async () => {
-      const logged: Array<{ object: Record<string, unknown>; message?: string }> = [];
-      const logger: Logger = {
-        error: (object, message) => logged.push({ object, message }),
-        warn: () => {},
-        info: () => {},
-      };
+      const { logger, errors: logged } = errorLogger();
       const app = new TerrenoApp({
         userModel: User,
         auth: { jwt: { secret: JWT_SECRET } },
