@@ -96,33 +96,28 @@ describe("demo model", () => {
   });
 
   test("parses the phrasings it understands", () => {
-    assert.deepEqual(parseIntent("add a todo to buy milk tomorrow", NOW, false), {
-      kind: "create",
-      title: "buy milk",
-      dueDate: "2026-06-11",
-    });
-    assert.deepEqual(parseIntent("Add a todo: call mom", NOW, false), {
-      kind: "create",
-      title: "call mom",
-    });
-    assert.deepEqual(parseIntent("list my todos", NOW, false), { kind: "list" });
-    assert.deepEqual(parseIntent("complete “buy milk”", NOW, false), {
-      kind: "complete",
-      title: "buy milk",
-    });
-    assert.deepEqual(parseIntent("mark buy milk as done", NOW, false), {
-      kind: "complete",
-      title: "buy milk",
-    });
-    assert.deepEqual(parseIntent("delete the todo buy milk", NOW, false), {
-      kind: "delete",
-      title: "buy milk",
-    });
-    assert.deepEqual(parseIntent("how do I connect Claude Code?", NOW, true), {
-      kind: "docs",
-      query: "how do I connect Claude Code",
-    });
-    assert.deepEqual(parseIntent("how do I connect Claude Code?", NOW, false), { kind: "help" });
+    // [what the person says, whether docs search is on, the intent]
+    const phrasings: Array<[string, boolean, ReturnType<typeof parseIntent>]> = [
+      [
+        "add a todo to buy milk tomorrow",
+        false,
+        { kind: "create", title: "buy milk", dueDate: "2026-06-11" },
+      ],
+      ["Add a todo: call mom", false, { kind: "create", title: "call mom" }],
+      ["list my todos", false, { kind: "list" }],
+      ["complete “buy milk”", false, { kind: "complete", title: "buy milk" }],
+      ["mark buy milk as done", false, { kind: "complete", title: "buy milk" }],
+      ["delete the todo buy milk", false, { kind: "delete", title: "buy milk" }],
+      [
+        "how do I connect Claude Code?",
+        true,
+        { kind: "docs", query: "how do I connect Claude Code" },
+      ],
+      ["how do I connect Claude Code?", false, { kind: "help" }],
+    ];
+    for (const [phrase, docs, intent] of phrasings) {
+      assert.deepEqual(parseIntent(phrase, NOW, docs), intent, phrase);
+    }
   });
 
   test("generateText: add (with tomorrow's date), list, complete via todos_update, delete", async () => {

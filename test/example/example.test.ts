@@ -8,7 +8,7 @@ import type { Express } from "express";
 import request from "supertest";
 import { createExampleApp } from "../../example-backend/app.js";
 import { runDemo } from "../../example-backend/demo.js";
-import { bearer, signedUp, type TestUser } from "../helpers/auth.js";
+import { bearer, PASSWORD, signedUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { connectClient, listen, useListening } from "../helpers/mcpClients.js";
 
@@ -18,7 +18,6 @@ useTestDatabase("example");
 
 const TOOLS: string[] = [...EXAMPLE_TOOLS];
 const SECRET = "example-test-secret-long-enough-for-hs256";
-const PASSWORD = "correct horse battery";
 /** The admin's email for this run (ADMIN_EMAIL); unique so reruns on one database start clean. */
 const ADMIN_EMAIL = `root-${Date.now()}@example.com`;
 

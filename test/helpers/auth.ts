@@ -10,14 +10,15 @@ export interface TestUser {
   email: string;
 }
 
+/** The password signUp gives every user. */
+export const PASSWORD = "correct horse battery";
+
 let counter = 0;
 
 export async function signUp(app: Express, name = "user"): Promise<TestUser> {
   counter += 1;
   const email = `${name}${counter}-${Date.now()}@example.com`;
-  const res = await request(app)
-    .post("/auth/signup")
-    .send({ email, password: "correct horse battery", name });
+  const res = await request(app).post("/auth/signup").send({ email, password: PASSWORD, name });
   if (res.status !== 201)
     throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { ...res.body.data, email };
@@ -39,4 +40,20 @@ export function signedUp<const N extends readonly string[]>(
     for (const [i, name] of names.entries()) Object.assign(users[i], await signUp(app, name));
   });
   return users as { [K in keyof N]: TestUser };
+}
+
+/**
+ * POST /auth/login as from `ip` (sent as X-Forwarded-For: the app must trust proxies), with a
+ * device token or a cookie when given.
+ */
+export function loginFrom(
+  app: Express,
+  ip: string,
+  email: string,
+  password: string,
+  { deviceToken, cookie }: { deviceToken?: string; cookie?: string } = {},
+) {
+  const req = request(app).post("/auth/login").set("X-Forwarded-For", ip);
+  if (cookie) req.set("Cookie", cookie);
+  return req.send(deviceToken ? { email, password, deviceToken } : { email, password });
 }

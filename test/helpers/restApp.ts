@@ -1,9 +1,11 @@
 /** The app under test for the REST suites: owned Todos and shared Foods with JWT auth. */
+import type { Express } from "express";
 import type { TerrenoAppOptions } from "../../src/app/options.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import type { ModelRouterOptions } from "../../src/core/crudOptions.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
 import type { PlainObject, RequestContext } from "../../src/core/types.js";
+import type { LoginLockoutOptions } from "../../src/ops/loginLockout.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { Food, Todo, User } from "./models.js";
 import { OWNER_ONLY } from "./permissions.js";
@@ -85,4 +87,18 @@ export function restTerreno(
 
 export function buildRestApp() {
   return restTerreno({ jsonLimit: "20kb" }).build();
+}
+
+/**
+ * An app with no models whose only auth limit is the login lockout (no per-IP limit), trusting
+ * X-Forwarded-For so a test can speak from many addresses.
+ */
+export function lockoutApp(lockout: LoginLockoutOptions): Express {
+  const app = new TerrenoApp({
+    userModel: User,
+    auth: { jwt: { secret: JWT_SECRET } },
+    rateLimit: { auth: { perIp: false, lockout } },
+  }).build();
+  app.set("trust proxy", true);
+  return app;
 }

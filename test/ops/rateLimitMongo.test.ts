@@ -12,13 +12,11 @@ import { getMCPTools } from "../../src/ai/index.js";
 import type { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import type { Logger } from "../../src/core/logger.js";
 import { RATE_LIMIT_COLLECTION, type RateLimitOptions } from "../../src/ops/rateLimit.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, PASSWORD, signUp, type TestUser } from "../helpers/auth.js";
 import { openConnection, useConnection, useTestDatabase } from "../helpers/database.js";
 import { restTerreno } from "../helpers/restApp.js";
 
 const database = useTestDatabase("ops_rate_limit_mongo");
-
-const PASSWORD = "correct horse battery";
 
 function instance(rateLimit: RateLimitOptions, logger?: Logger): TerrenoApp {
   return restTerreno({ rateLimit, ...(logger ? { logger } : {}) });
