@@ -7,11 +7,7 @@ import type { Actor } from "../world.js";
 import type { Collection, Driver, ListArgs } from "./types.js";
 
 /** Calls the tool `name` as `as`; answers `{absent: true}` when the actor has no such tool. */
-type CallTool = (
-  as: Actor,
-  name: string,
-  input: Record<string, unknown>,
-) => Promise<Outcome>;
+type CallTool = (as: Actor, name: string, input: Record<string, unknown>) => Promise<Outcome>;
 
 /** The list tool's input: the args that are set. */
 function listInput(args: ListArgs = {}): Record<string, unknown> {
