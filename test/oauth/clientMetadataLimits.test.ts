@@ -22,7 +22,7 @@ import { listenOn } from "../helpers/mcpClients.js";
 import { User } from "../helpers/models.js";
 import { authorizeRedirect, authorizeUrl } from "../helpers/oauthFlow.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
-import { json, type MetadataHost, startMetadataHost } from "./metadataHost.js";
+import { json, useMetadataHost } from "./metadataHost.js";
 import { CALLBACK, OAUTH_SECRET, pkce } from "./oauthApp.js";
 
 useTestDatabase("oauth_client_metadata_limits");
@@ -106,12 +106,11 @@ async function revoke(base: string, clientId: string) {
 
 describe("the per-address budget of document fetches", () => {
   const LIMIT = 5;
-  let host: MetadataHost;
+  const host = useMetadataHost();
   let server: LimitedServer;
   let fetched = 0;
 
   before(async () => {
-    host = await startMetadataHost();
     server = await startServer({
       allowAddresses: ["127.0.0.1"],
       ca: [host.cert],
@@ -119,10 +118,7 @@ describe("the per-address budget of document fetches", () => {
       fetchesPerIp: { points: LIMIT, duration: 600 },
     });
   });
-  after(async () => {
-    await server?.close();
-    await host?.close();
-  });
+  after(() => server?.close());
 
   /** A new document URL served by the host, counted when fetched. */
   const newDocument = (name: string) => {
@@ -191,11 +187,10 @@ describe("the per-address budget of document fetches", () => {
 });
 
 describe("the cap on fetches in flight", () => {
-  let host: MetadataHost;
+  const host = useMetadataHost();
   let server: LimitedServer;
 
   before(async () => {
-    host = await startMetadataHost();
     server = await startServer({
       allowAddresses: ["127.0.0.1"],
       ca: [host.cert],
@@ -204,10 +199,7 @@ describe("the cap on fetches in flight", () => {
       fetchesPerIp: false,
     });
   });
-  after(async () => {
-    await server?.close();
-    await host?.close();
-  });
+  after(() => server?.close());
 
   test("over the cap a fetch is refused at once, never sent; slots free up after", async () => {
     // Two documents that never answer hold both slots until the time limit.

@@ -6,6 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
+import { after, before } from "node:test";
 import { generate } from "selfsigned";
 import { listenOn } from "../helpers/mcpClients.js";
 
@@ -33,7 +34,7 @@ export const json =
     res.end(body);
   };
 
-export async function startMetadataHost(): Promise<MetadataHost> {
+async function startMetadataHost(): Promise<MetadataHost> {
   const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], {
     keyType: "ec",
     curve: "P-256",
@@ -64,5 +65,37 @@ export async function startMetadataHost(): Promise<MetadataHost> {
     route: (path, handler) => routes.set(path, handler),
     hits: (path) => counts.get(path) ?? 0,
     close,
+  };
+}
+
+/**
+ * A metadata host for the enclosing suite: started before its tests, closed after them. Read it
+ * inside a test or hook.
+ */
+export function useMetadataHost(): MetadataHost {
+  let started: MetadataHost | undefined;
+  before(async () => {
+    started = await startMetadataHost();
+  });
+  after(() => started?.close());
+  const current = (): MetadataHost => {
+    if (!started) throw new Error("the metadata host is not started yet");
+    return started;
+  };
+  return {
+    get origin() {
+      return current().origin;
+    },
+    get port() {
+      return current().port;
+    },
+    get cert() {
+      return current().cert;
+    },
+    route: (path, handler) => current().route(path, handler),
+    hits: (path) => current().hits(path),
+    close: async () => {
+      await started?.close();
+    },
   };
 }

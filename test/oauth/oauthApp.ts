@@ -73,17 +73,20 @@ export async function startOAuthApp(
   };
 }
 
+type StartOptions = Parameters<typeof startOAuthApp>[0];
+
 /**
  * The OAuth app for the enclosing suite: started before its tests, with an account (password
  * PASSWORD) for each of `emails`, and closed after them. Read it inside a test or hook.
  */
 export function useOAuthApp(
-  options: Parameters<typeof startOAuthApp>[0] = {},
+  options: StartOptions | (() => StartOptions) = {},
   ...emails: string[]
 ): OAuthTestServer {
   let started: OAuthTestServer | undefined;
   before(async () => {
-    started = await startOAuthApp(options);
+    // A function when the options need what an earlier hook started (a metadata host's cert).
+    started = await startOAuthApp(typeof options === "function" ? options() : options);
     for (const email of emails) await signUp(started.url, email);
   });
   after(() => started?.close());
