@@ -15,6 +15,7 @@ import {
   oauthServer,
 } from "../../src/oauth/index.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
+import { PASSWORD } from "../helpers/auth.js";
 import { listenOn } from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
@@ -23,7 +24,7 @@ import { type FlowStep, signInAndConsent } from "./httpFlow.js";
 export { CALLBACK, type FlowStep, registerClient } from "./httpFlow.js";
 
 export const OAUTH_SECRET = "oauth-test-secret-that-is-at-least-32-chars";
-export const PASSWORD = "correct horse battery";
+export { PASSWORD };
 
 export interface OAuthTestServer {
   url: string;
