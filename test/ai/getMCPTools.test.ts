@@ -68,14 +68,22 @@ function lastToolOutputs(prompt: Prompt): Array<{ type: string; value: unknown }
   );
 }
 
+/** The script's steps in order, each run on the prompt the model received; one call too many fails. */
+function inOrder(script: Array<(prompt: Prompt) => Turn>): (prompt: Prompt) => Turn {
+  let step = 0;
+  return (prompt) => {
+    const next = script[step++];
+    if (!next) throw new Error(`the model was called more often than scripted (${step})`);
+    return next(prompt);
+  };
+}
+
 /** A generating model: each call runs the next script step on the prompt it received. */
 function generatingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageModelV4 {
-  let step = 0;
+  const turnFor = inOrder(script);
   return new MockLanguageModelV4({
     doGenerate: async (options: CallOptions): Promise<GenerateResult> => {
-      const next = script[step++];
-      if (!next) throw new Error(`the model was called more often than scripted (${step})`);
-      const turn = next(options.prompt);
+      const turn = turnFor(options.prompt);
       return { content: contentOf(turn), finishReason: finishOf(turn), usage, warnings: [] };
     },
   });
@@ -83,12 +91,10 @@ function generatingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageM
 
 /** The same script as a streaming model (`simulateReadableStream` of V3 stream parts). */
 function streamingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageModelV4 {
-  let step = 0;
+  const turnFor = inOrder(script);
   return new MockLanguageModelV4({
     doStream: async (options: CallOptions): Promise<StreamResult> => {
-      const next = script[step++];
-      if (!next) throw new Error(`the model was called more often than scripted (${step})`);
-      const turn = next(options.prompt);
+      const turn = turnFor(options.prompt);
       type Part = StreamResult["stream"] extends ReadableStream<infer P> ? P : never;
       const parts: Part[] = [{ type: "stream-start", warnings: [] }];
       if ("text" in turn) {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import type { Express } from "express";
 import request from "supertest";
-import { createDemoModel, DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
+import { createDemoModel, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
 import { ChatFeedback, ChatMessage, ChatTelemetry, Conversation } from "../../src/chat/index.js";
 import type { PlainObject } from "../../src/core/types.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
@@ -14,6 +14,7 @@ import {
   approvalAsked,
   assistantMessage,
   buildChatApp,
+  DEMO_CHAT_INFO,
   pendingApproval,
   postChat,
   scriptedModel,
@@ -570,14 +571,7 @@ describe("chat plugin", () => {
 
     const demo = buildChatApp({ model: createDemoModel() });
     const offline = await request(demo).get("/chat/info").set(bearer(ada));
-    assert.deepEqual(offline.body.data, {
-      model: DEMO_MODEL_ID,
-      provider: "terreno",
-      label: DEMO_MODEL_LABEL,
-      offline: true,
-      approval: "writes",
-      maxMessageLength: 8000,
-    });
+    assert.deepEqual(offline.body.data, DEMO_CHAT_INFO);
     assert.match(DEMO_MODEL_LABEL, /not an LLM/);
 
     // A gateway model given as a string has no provider object.

@@ -9,6 +9,7 @@ import type { Express } from "express";
 import request from "supertest";
 import type { TerrenoAppOptions } from "../../src/app/options.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
 import {
   ChatMessage,
   type ChatPluginOptions,
@@ -92,6 +93,16 @@ export interface ChatReply {
   chunks: Array<Record<string, unknown>>;
   text: string;
 }
+
+/** What GET /chat/info answers for a chat on the offline demo model with default options. */
+export const DEMO_CHAT_INFO = {
+  model: DEMO_MODEL_ID,
+  provider: "terreno",
+  label: DEMO_MODEL_LABEL,
+  offline: true,
+  approval: "writes",
+  maxMessageLength: 8000,
+};
 
 /** POST /chat, reading the whole UI message stream. */
 export async function postChat(

@@ -12,11 +12,11 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import type { Express } from "express";
 import request from "supertest";
 import { createExampleApp } from "../../example-backend/app.js";
-import { DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
 import type { PlainObject } from "../../src/core/types.js";
 import {
   answerApproval,
   type ChatReply,
+  DEMO_CHAT_INFO,
   pendingApproval,
   postChat,
   scriptedModel,
@@ -65,16 +65,7 @@ describe("example chat", () => {
 
       const res = await request(setup).get("/chat/info").set(bearer(ada));
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body, {
-        data: {
-          model: DEMO_MODEL_ID,
-          provider: "terreno",
-          label: DEMO_MODEL_LABEL,
-          offline: true,
-          approval: "writes",
-          maxMessageLength: 8000,
-        },
-      });
+      assert.deepEqual(res.body, { data: DEMO_CHAT_INFO });
     });
 
     test("with LLM_* set it names the model id, not the endpoint", async () => {
