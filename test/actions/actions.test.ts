@@ -16,15 +16,15 @@ import { IsAdmin, IsOwner } from "../../src/core/permissions.js";
 import type { User as Caller } from "../../src/core/types.js";
 import type { AuditEvent } from "../../src/ops/audit.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
   CLIENT_KINDS,
   connectClient,
-  type Listening,
   listen,
   type McpTestClient,
   toolError,
+  useListening,
 } from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
@@ -127,10 +127,8 @@ function buildApp() {
 describe("actions and custom tools", () => {
   const app = buildApp();
   const express = app.build();
-  let server: Listening;
-  let ada: TestUser;
-  let bob: TestUser;
-  let admin: TestUser;
+  const server = useListening(express);
+  const [ada, bob, admin] = signedUp(express, "ada", "bob", "admin");
   let adaTodo: string;
   let lockedTodo: string;
   let bobTodo: string;
@@ -142,16 +140,11 @@ describe("actions and custom tools", () => {
   };
 
   before(async () => {
-    server = await listen(express);
-    ada = await signUp(express, "ada");
-    bob = await signUp(express, "bob");
-    admin = await signUp(express, "admin");
     await User.updateOne({ _id: admin.userId }, { admin: true });
     adaTodo = await createTodo(ada, { title: "ada's", internalNote: "private" });
     lockedTodo = await createTodo(ada, { title: "locked" });
     bobTodo = await createTodo(bob, { title: "bob's" });
   });
-  after(() => server.close());
 
   describe("REST", () => {
     test("POST /todos/:id/complete completes and answers {data} (REST sees every field)", async () => {

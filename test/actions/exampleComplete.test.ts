@@ -1,31 +1,26 @@
 /** The example's todos_complete action: idempotent, completedAt server-set and read-only, owner only. */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import request from "supertest";
 import { createExampleApp } from "../../example-backend/app.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { connectClient, type Listening, listen, toolError } from "../helpers/mcpClients.js";
+import { connectClient, toolError, useListening } from "../helpers/mcpClients.js";
 
 useTestDatabase("example_complete");
 
 describe("example todos_complete", () => {
   const app = createExampleApp({ jwtSecret: "example-test-secret-long-enough-for-hs256", env: {} });
   const express = app.build();
-  let server: Listening;
-  let ada: TestUser;
-  let bob: TestUser;
+  const server = useListening(express);
+  const [ada, bob] = signedUp(express, "ada", "bob");
   let todoId: string;
 
   before(async () => {
-    server = await listen(express);
-    ada = await signUp(express, "ada");
-    bob = await signUp(express, "bob");
     const res = await request(express).post("/todos").set(bearer(ada)).send({ title: "finish" });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     todoId = res.body.data.id;
   });
-  after(() => server.close());
 
   test("the tool's annotations: idempotent, not destructive, not read-only", () => {
     const tool = app.toolDefinitions.find((t) => t.name === "todos_complete");

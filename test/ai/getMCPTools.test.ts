@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, mock, test } from "node:test";
+import { before, describe, mock, test } from "node:test";
 import { createMCPClient } from "@ai-sdk/mcp";
 import {
   asSchema,
@@ -17,15 +17,14 @@ import {
   mcpToolApproval,
   mcpToolsContext,
 } from "../../src/ai/index.js";
-import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import type { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import type { User as Caller } from "../../src/core/types.js";
-import { modelRouter } from "../../src/rest/modelRouter.js";
-import { signUp, type TestUser } from "../helpers/auth.js";
+import { signedUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { connectClient, type Listening, listen, toolError } from "../helpers/mcpClients.js";
-import { Food, Todo, User } from "../helpers/models.js";
-import { foodOptions, hookCalls, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { connectClient, toolError, useListening } from "../helpers/mcpClients.js";
+import { Todo, User } from "../helpers/models.js";
+import { hookCalls, restTerreno, type todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("ai_tools");
 
@@ -69,14 +68,22 @@ function lastToolOutputs(prompt: Prompt): Array<{ type: string; value: unknown }
   );
 }
 
+/** The script's steps in order, each run on the prompt the model received; one call too many fails. */
+function inOrder(script: Array<(prompt: Prompt) => Turn>): (prompt: Prompt) => Turn {
+  let step = 0;
+  return (prompt) => {
+    const next = script[step++];
+    if (!next) throw new Error(`the model was called more often than scripted (${step})`);
+    return next(prompt);
+  };
+}
+
 /** A generating model: each call runs the next script step on the prompt it received. */
 function generatingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageModelV4 {
-  let step = 0;
+  const turnFor = inOrder(script);
   return new MockLanguageModelV4({
     doGenerate: async (options: CallOptions): Promise<GenerateResult> => {
-      const next = script[step++];
-      if (!next) throw new Error(`the model was called more often than scripted (${step})`);
-      const turn = next(options.prompt);
+      const turn = turnFor(options.prompt);
       return { content: contentOf(turn), finishReason: finishOf(turn), usage, warnings: [] };
     },
   });
@@ -84,12 +91,10 @@ function generatingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageM
 
 /** The same script as a streaming model (`simulateReadableStream` of V3 stream parts). */
 function streamingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageModelV4 {
-  let step = 0;
+  const turnFor = inOrder(script);
   return new MockLanguageModelV4({
     doStream: async (options: CallOptions): Promise<StreamResult> => {
-      const next = script[step++];
-      if (!next) throw new Error(`the model was called more often than scripted (${step})`);
-      const turn = next(options.prompt);
+      const turn = turnFor(options.prompt);
       type Part = StreamResult["stream"] extends ReadableStream<infer P> ? P : never;
       const parts: Part[] = [{ type: "stream-start", warnings: [] }];
       if ("text" in turn) {
@@ -110,9 +115,7 @@ function streamingModel(script: Array<(prompt: Prompt) => Turn>): MockLanguageMo
 // ---- App, users, helpers ------------------------------------------------------------------
 
 function buildApp(overrides: Parameters<typeof todoOptions>[0] = {}): TerrenoApp {
-  return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
-    .register(modelRouter(Todo, todoOptions(overrides)))
-    .register(modelRouter(Food, foodOptions()));
+  return restTerreno({}, overrides);
 }
 
 async function callerOf(user: TestUser): Promise<Caller> {
@@ -140,23 +143,17 @@ const dataOf = (output: unknown) => (output as { data: Record<string, unknown> }
 // asserted once for every surface in test/contract (with getMCPTools executed directly and
 // through generateText); this file keeps AI SDK specifics.
 describe("getMCPTools", () => {
-  let app: TerrenoApp;
-  let server: Listening;
-  let alice: TestUser;
-  let bob: TestUser;
+  const app = buildApp();
+  const express = app.build();
+  const server = useListening(express);
+  const [alice, bob] = signedUp(express, "alice", "bob");
   let aliceUser: Caller;
   let bobUser: Caller;
 
   before(async () => {
-    app = buildApp();
-    const express = app.build();
-    server = await listen(express);
-    alice = await signUp(express, "alice");
-    bob = await signUp(express, "bob");
     aliceUser = await callerOf(alice);
     bobUser = await callerOf(bob);
   });
-  after(() => server.close());
 
   test("generateText: list → create → read (id from the create result) → text", async () => {
     const title = `ai loop ${Date.now()}`;

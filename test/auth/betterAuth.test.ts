@@ -10,7 +10,7 @@ import {
   type TerrenoBetterAuth,
 } from "../../src/auth/betterAuth.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { bearer, signUp } from "../helpers/auth.js";
+import { bearer, PASSWORD, signUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
@@ -19,7 +19,6 @@ useTestDatabase("auth_better_auth");
 
 const ORIGIN = "http://localhost:3000";
 const BA_SECRET = "better-auth-test-secret-0123456789abcdefghijklmnop";
-const PASSWORD = "correct horse battery";
 const COOKIE = "better-auth.session_token";
 
 interface BaSession {

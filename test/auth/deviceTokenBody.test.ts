@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { signUp } from "../helpers/auth.js";
+import { PASSWORD, signUp } from "../helpers/auth.js";
 import { browserSkipReason, launchChromium } from "../helpers/browser.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { type Listening, listen } from "../helpers/mcpClients.js";
@@ -19,7 +19,6 @@ import { JWT_SECRET } from "../helpers/restApp.js";
 
 useTestDatabase("auth_device_token_body");
 
-const PASSWORD = "correct horse battery";
 const TOKEN = /^tdv_[A-Za-z0-9_-]{43}$/;
 
 const app = new TerrenoApp({

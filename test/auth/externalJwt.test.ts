@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { Express } from "express";
 import {
@@ -25,7 +24,13 @@ import { toUser } from "../../src/auth/userPlugin.js";
 import type { User as Caller } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { CLIENT_KINDS, connectClient, type Listening, listen } from "../helpers/mcpClients.js";
+import {
+  CLIENT_KINDS,
+  connectClient,
+  type Listening,
+  listen,
+  listenOn,
+} from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
@@ -50,16 +55,8 @@ async function serveJwks(keys: JWK[]): Promise<Jwks> {
     res.setHeader("Content-Type", "application/json");
     res.end(JSON.stringify({ keys }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/jwks`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOn(server);
+  return { url: `${url}/jwks`, close };
 }
 
 /** The app's user for verified claims: found by email, created on first sight. */

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
-import { before, describe, test } from "node:test";
-import type { Express } from "express";
+import { describe, test } from "node:test";
 import jwt from "jsonwebtoken";
 import mongoose, { Schema } from "mongoose";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { authUserPlugin } from "../../src/auth/userPlugin.js";
 import type { PlainObject } from "../../src/core/types.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp, signUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { User } from "../helpers/models.js";
 import { buildRestApp, JWT_SECRET } from "../helpers/restApp.js";
@@ -15,13 +14,8 @@ import { buildRestApp, JWT_SECRET } from "../helpers/restApp.js";
 useTestDatabase("auth_jwt");
 
 describe("JWT auth", () => {
-  let app: Express;
-  let alice: TestUser;
-
-  before(async () => {
-    app = buildRestApp();
-    alice = await signUp(app, "alice");
-  });
+  const app = buildRestApp();
+  const [alice] = signedUp(app, "alice");
 
   test("signup returns 201 tokens and stores a hash, never the password", async () => {
     assert.ok(alice.token && alice.refreshToken && alice.userId);

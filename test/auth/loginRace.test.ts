@@ -13,28 +13,16 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Express } from "express";
-import request from "supertest";
-import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { signUp } from "../helpers/auth.js";
+import { loginFrom, PASSWORD, signUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { User } from "../helpers/models.js";
-import { JWT_SECRET } from "../helpers/restApp.js";
+import { lockoutApp } from "../helpers/restApp.js";
 
 useTestDatabase("auth_login_race");
 
-const PASSWORD = "correct horse battery";
 const WRONG = "wrong horse battery";
 
-function instance(): Express {
-  const app = new TerrenoApp({
-    userModel: User,
-    auth: { jwt: { secret: JWT_SECRET } },
-    // The production thresholds; no per-IP request limit, so what refuses is the lockout.
-    rateLimit: { auth: { perIp: false, lockout: { maxFailures: 5, maxAccountFailures: 20 } } },
-  }).build();
-  app.set("trust proxy", true);
-  return app;
-}
+// The production thresholds; no per-IP request limit, so what refuses is the lockout.
+const instance = () => lockoutApp({ maxFailures: 5, maxAccountFailures: 20 });
 
 const first = instance();
 const second = instance();
@@ -45,10 +33,7 @@ function login(
   password: string,
   { ip = "203.0.113.1", deviceToken }: { ip?: string; deviceToken?: string } = {},
 ) {
-  return request(app)
-    .post("/auth/login")
-    .set("X-Forwarded-For", ip)
-    .send(deviceToken ? { email, password, deviceToken } : { email, password });
+  return loginFrom(app, ip, email, password, { deviceToken });
 }
 
 /** Sends `count` logins at once, alternating between the two instances; their statuses. */

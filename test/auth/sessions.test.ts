@@ -17,18 +17,24 @@ import {
   refreshTokenModel,
   revokeUserSessions,
 } from "../../src/auth/sessions.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, PASSWORD, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { User } from "../helpers/models.js";
 import { buildRestApp, JWT_SECRET } from "../helpers/restApp.js";
 
 useTestDatabase("auth_sessions");
 
-const PASSWORD = "correct horse battery";
 const TOKEN_SHAPE = /^trt_[A-Za-z0-9_-]{43}$/;
 
 function refresh(app: Express, refreshToken: string) {
   return request(app).post("/auth/refresh_token").send({ refreshToken });
+}
+
+/** POST /auth/logout as `user` (anonymous when undefined) with `body`. */
+function logout(app: Express, user: TestUser | undefined, body?: Record<string, unknown>) {
+  const req = request(app).post("/auth/logout");
+  const sent = user ? req.set(bearer(user)) : req;
+  return body === undefined ? sent : sent.send(body);
 }
 
 async function login(app: Express, email: string, password = PASSWORD): Promise<TestUser> {
@@ -158,10 +164,7 @@ describe("refresh sessions", () => {
     test("with a refresh token: that session ends, the others stay", async () => {
       const frank = await signUp(app, "logout");
       const phone = await login(app, frank.email);
-      const res = await request(app)
-        .post("/auth/logout")
-        .set(bearer(frank))
-        .send({ refreshToken: frank.refreshToken });
+      const res = await logout(app, frank, { refreshToken: frank.refreshToken });
       assert.equal(res.status, 204);
       assert.equal(res.headers["cache-control"], "no-store");
       assert.equal((await refresh(app, frank.refreshToken)).status, 401);
@@ -172,10 +175,7 @@ describe("refresh sessions", () => {
       const gina = await signUp(app, "logoutfamily");
       const next = await refresh(app, gina.refreshToken);
       // The spent R0 still names the family: logging out with it ends R1's session.
-      const res = await request(app)
-        .post("/auth/logout")
-        .set(bearer(gina))
-        .send({ refreshToken: gina.refreshToken });
+      const res = await logout(app, gina, { refreshToken: gina.refreshToken });
       assert.equal(res.status, 204);
       assert.equal((await refresh(app, next.body.data.refreshToken)).status, 401);
     });
@@ -184,7 +184,7 @@ describe("refresh sessions", () => {
       const hank = await signUp(app, "logoutall");
       const tablet = await login(app, hank.email);
       const other = await signUp(app, "bystander");
-      const res = await request(app).post("/auth/logout").set(bearer(hank));
+      const res = await logout(app, hank);
       assert.equal(res.status, 204);
       assert.equal((await refresh(app, hank.refreshToken)).status, 401);
       assert.equal((await refresh(app, tablet.refreshToken)).status, 401);
@@ -194,27 +194,16 @@ describe("refresh sessions", () => {
     test("someone else's refresh token is left alone; bad bodies and anonymous callers refused", async () => {
       const ivy = await signUp(app, "ivy");
       const jack = await signUp(app, "jack");
-      const res = await request(app)
-        .post("/auth/logout")
-        .set(bearer(ivy))
-        .send({ refreshToken: jack.refreshToken });
+      const res = await logout(app, ivy, { refreshToken: jack.refreshToken });
       assert.equal(res.status, 204);
       assert.equal((await refresh(app, jack.refreshToken)).status, 200);
 
-      const anonymous = await request(app)
-        .post("/auth/logout")
-        .send({ refreshToken: ivy.refreshToken });
+      const anonymous = await logout(app, undefined, { refreshToken: ivy.refreshToken });
       assert.equal(anonymous.status, 401);
-      const unknownField = await request(app)
-        .post("/auth/logout")
-        .set(bearer(ivy))
-        .send({ everything: true });
+      const unknownField = await logout(app, ivy, { everything: true });
       assert.equal(unknownField.status, 400);
       assert.equal(unknownField.body.fields.everything, "is not an allowed field");
-      const notString = await request(app)
-        .post("/auth/logout")
-        .set(bearer(ivy))
-        .send({ refreshToken: { $ne: null } });
+      const notString = await logout(app, ivy, { refreshToken: { $ne: null } });
       assert.equal(notString.status, 400);
       assert.equal((await refresh(app, ivy.refreshToken)).status, 200);
     });
@@ -352,10 +341,7 @@ describe("refresh sessions", () => {
 
     // Logout on one instance ends the session on the other.
     const tom = await signUp(appA, "instancelogout");
-    const out = await request(appB)
-      .post("/auth/logout")
-      .set(bearer(tom))
-      .send({ refreshToken: tom.refreshToken });
+    const out = await logout(appB, tom, { refreshToken: tom.refreshToken });
     assert.equal(out.status, 204);
     assert.equal((await refresh(appA, tom.refreshToken)).status, 401);
   });

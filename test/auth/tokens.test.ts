@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Express } from "express";
 import request from "supertest";
 import { getMCPTools } from "../../src/ai/getMCPTools.js";
@@ -14,13 +14,14 @@ import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { ACCESS_TOKEN_COLLECTION, accessTokenModel } from "../../src/auth/personalTokens.js";
 import type { User as Caller } from "../../src/core/types.js";
 import type { AuditEvent } from "../../src/ops/audit.js";
+import type { TerrenoAppOptions } from "../../src/plugin/options.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { CLIENT_KINDS, connectClient, type Listening, listen } from "../helpers/mcpClients.js";
+import { CLIENT_KINDS, connectClient, useListening } from "../helpers/mcpClients.js";
 import { rpc, toolCallMessage } from "../helpers/mcpWire.js";
-import { Food, Todo, User } from "../helpers/models.js";
-import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { Todo, User } from "../helpers/models.js";
+import { JWT_SECRET, restTerreno, todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("auth_tokens");
 
@@ -29,16 +30,11 @@ const TOKEN_SHAPE = /^tmcp_[A-Za-z0-9_-]{43}$/;
 const audit: AuditEvent[] = [];
 
 function buildApp(): Express {
-  return new TerrenoApp({
-    userModel: User,
-    auth: { jwt: { secret: JWT_SECRET } },
+  return restTerreno({
     onAudit: (event) => {
       audit.push(event);
     },
-  })
-    .register(modelRouter(Todo, todoOptions()))
-    .register(modelRouter(Food, foodOptions()))
-    .build();
+  }).build();
 }
 
 async function createToken(
@@ -51,21 +47,31 @@ async function createToken(
   return res.body.data;
 }
 
+/** An app with Todos alone, for a test that needs other auth or limits than the suite's. */
+function todosApp(options: Omit<TerrenoAppOptions, "userModel">): Express {
+  return new TerrenoApp({ userModel: User, ...options })
+    .register(modelRouter(Todo, todoOptions()))
+    .build();
+}
+
+/** Signs `name` up on `app` and creates two read tokens: the answer to creating a third. */
+async function thirdToken(app: Express, name: string) {
+  const user = await signUp(app, name);
+  await createToken(app, user, { name: "1", scope: "read" });
+  await createToken(app, user, { name: "2", scope: "read" });
+  const third = await request(app)
+    .post("/auth/tokens")
+    .set(bearer(user))
+    .send({ name: "3", scope: "read" });
+  return { user, third };
+}
+
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 describe("personal access tokens", () => {
-  let app: Express;
-  let server: Listening;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  before(async () => {
-    app = buildApp();
-    server = await listen(app);
-    alice = await signUp(app, "alice");
-    bob = await signUp(app, "bob");
-  });
-  after(() => server.close());
+  const app = buildApp();
+  const server = useListening(app);
+  const [alice, bob] = signedUp(app, "alice", "bob");
 
   test("lifecycle over REST: created once with its value, listed without it, revoked at once", async () => {
     const created = await request(app)
@@ -303,30 +309,16 @@ describe("personal access tokens", () => {
   });
 
   test("a user may hold a bounded number of tokens", async () => {
-    const capped = new TerrenoApp({
-      userModel: User,
+    const capped = todosApp({
       auth: { jwt: { secret: JWT_SECRET }, personalTokens: { maxPerUser: 2 } },
-    })
-      .register(modelRouter(Todo, todoOptions()))
-      .build();
-    const dave = await signUp(capped, "dave");
-    await createToken(capped, dave, { name: "1", scope: "read" });
-    await createToken(capped, dave, { name: "2", scope: "read" });
-    const third = await request(capped)
-      .post("/auth/tokens")
-      .set(bearer(dave))
-      .send({ name: "3", scope: "read" });
+    });
+    const { third } = await thirdToken(capped, "dave");
     assert.equal(third.status, 409);
     assert.equal(third.body.code, "conflict");
   });
 
   test("personalTokens: false turns the routes and the provider off", async () => {
-    const off = new TerrenoApp({
-      userModel: User,
-      auth: { jwt: { secret: JWT_SECRET }, personalTokens: false },
-    })
-      .register(modelRouter(Todo, todoOptions()))
-      .build();
+    const off = todosApp({ auth: { jwt: { secret: JWT_SECRET }, personalTokens: false } });
     const { token } = await createToken(app, alice, { name: "elsewhere", scope: "write" });
     assert.equal((await request(off).get("/todos").set(auth(token))).status, 401);
     const route = await request(off)
@@ -337,21 +329,12 @@ describe("personal access tokens", () => {
   });
 
   test("creation is rate limited per IP with the auth routes", async () => {
-    const limited = new TerrenoApp({
-      userModel: User,
+    const limited = todosApp({
       auth: { jwt: { secret: JWT_SECRET } },
       rateLimit: { auth: { perIp: { points: 3, duration: 60 }, lockout: false } },
-    })
-      .register(modelRouter(Todo, todoOptions()))
-      .build();
+    });
     // signup spends one point of the same per-IP bucket.
-    const erin = await signUp(limited, "erin");
-    await createToken(limited, erin, { name: "1", scope: "read" });
-    await createToken(limited, erin, { name: "2", scope: "read" });
-    const res = await request(limited)
-      .post("/auth/tokens")
-      .set(bearer(erin))
-      .send({ name: "3", scope: "read" });
+    const { user: erin, third: res } = await thirdToken(limited, "erin");
     assert.equal(res.status, 429);
     assert.ok(res.headers["retry-after"]);
     // Listing is not limited.

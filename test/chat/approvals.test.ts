@@ -15,8 +15,8 @@ import { useTestDatabase } from "../helpers/database.js";
 import { Todo } from "../helpers/models.js";
 import {
   answerApproval,
-  assistantMessage,
   buildChatApp,
+  pendingApproval,
   postChat,
   scriptedModel,
   type UIPart,
@@ -62,9 +62,7 @@ describe("chat approvals", () => {
     });
     assert.equal(first.status, 200);
     const conversationId = first.headers["x-conversation-id"];
-    const pending = await assistantMessage(conversationId, (parts) =>
-      parts.some((part) => part.state === "approval-requested"),
-    );
+    const pending = await pendingApproval(conversationId);
     return { app, ask, conversationId, pending, approved: answerApproval(pending, true) };
   }
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import type { Express } from "express";
 import request from "supertest";
-import { createDemoModel, DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
+import { createDemoModel, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
 import { ChatFeedback, ChatMessage, ChatTelemetry, Conversation } from "../../src/chat/index.js";
 import type { PlainObject } from "../../src/core/types.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
@@ -11,8 +11,11 @@ import { useTestDatabase } from "../helpers/database.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import {
   answerApproval,
+  approvalAsked,
   assistantMessage,
   buildChatApp,
+  DEMO_CHAT_INFO,
+  pendingApproval,
   postChat,
   scriptedModel,
   storedMessages,
@@ -123,9 +126,7 @@ describe("chat plugin", () => {
       assert.ok(first.chunks.some((chunk) => chunk.type === "tool-approval-request"));
       assert.equal(await Todo.countDocuments({ title: "Approved todo" }), 0);
       const conversationId = first.headers["x-conversation-id"];
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
-      );
+      const pending = await pendingApproval(conversationId);
 
       const body = {
         conversationId,
@@ -164,11 +165,8 @@ describe("chat plugin", () => {
         { text: ["Created."] },
       ]);
       const app = buildChatApp({ model });
-      const first = await postChat(app, ada, { messages: [userMessage("Add a todo", "f-1")] });
-      const conversationId = first.headers["x-conversation-id"];
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
-      );
+      const ask = userMessage("Add a todo", "f-1");
+      const { conversationId, pending } = await approvalAsked(app, ada, ask);
       const approved = answerApproval(pending, true);
 
       // The approved call with another input: its request was recorded for the input asked for.
@@ -178,7 +176,7 @@ describe("chat plugin", () => {
       }
       const second = await postChat(app, ada, {
         conversationId,
-        messages: [userMessage("Add a todo", "f-1"), tampered],
+        messages: [ask, tampered],
       });
       assert.equal(second.status, 403);
 
@@ -192,7 +190,7 @@ describe("chat plugin", () => {
       }
       const third = await postChat(app, ada, {
         conversationId,
-        messages: [userMessage("Add a todo", "f-1"), forged],
+        messages: [ask, forged],
       });
       assert.equal(third.status, 403);
       assert.equal(await Todo.countDocuments({ title: { $in: ["Tampered", "Forged"] } }), 0);
@@ -206,10 +204,10 @@ describe("chat plugin", () => {
         { text: ["Not deleted."] },
       ]);
       const app = buildChatApp({ model });
-      const first = await postChat(app, ada, { messages: [userMessage("Delete it", "d-1")] });
-      const conversationId = first.headers["x-conversation-id"];
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
+      const { conversationId, pending } = await approvalAsked(
+        app,
+        ada,
+        userMessage("Delete it", "d-1"),
       );
       const second = await postChat(app, ada, {
         conversationId,
@@ -581,14 +579,7 @@ describe("chat plugin", () => {
 
     const demo = buildChatApp({ model: createDemoModel() });
     const offline = await request(demo).get("/chat/info").set(bearer(ada));
-    assert.deepEqual(offline.body.data, {
-      model: DEMO_MODEL_ID,
-      provider: "terreno",
-      label: DEMO_MODEL_LABEL,
-      offline: true,
-      approval: "writes",
-      maxMessageLength: 8000,
-    });
+    assert.deepEqual(offline.body.data, DEMO_CHAT_INFO);
     assert.match(DEMO_MODEL_LABEL, /not an LLM/);
 
     // A gateway model given as a string has no provider object.

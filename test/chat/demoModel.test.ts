@@ -21,8 +21,8 @@ import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 import {
   answerApproval,
-  assistantMessage,
   buildChatApp,
+  pendingApproval,
   postChat,
   userMessage,
   waitFor,
@@ -96,41 +96,30 @@ describe("demo model", () => {
   });
 
   test("parses the phrasings it understands", () => {
-    assert.deepEqual(parseIntent("add a todo to buy milk tomorrow", NOW, false), {
-      kind: "create",
-      title: "buy milk",
-      dueDate: "2026-06-11",
-    });
-    assert.deepEqual(parseIntent("Add a todo: call mom", NOW, false), {
-      kind: "create",
-      title: "call mom",
-    });
-    assert.deepEqual(parseIntent("list my todos", NOW, false), { kind: "list" });
-    assert.deepEqual(parseIntent("list the projects", NOW, false), {
-      kind: "list",
-      resource: "projects",
-    });
-    assert.deepEqual(parseIntent("show the docs", NOW, true), {
-      kind: "docs",
-      query: "show the docs",
-    });
-    assert.deepEqual(parseIntent("complete “buy milk”", NOW, false), {
-      kind: "complete",
-      title: "buy milk",
-    });
-    assert.deepEqual(parseIntent("mark buy milk as done", NOW, false), {
-      kind: "complete",
-      title: "buy milk",
-    });
-    assert.deepEqual(parseIntent("delete the todo buy milk", NOW, false), {
-      kind: "delete",
-      title: "buy milk",
-    });
-    assert.deepEqual(parseIntent("how do I connect Claude Code?", NOW, true), {
-      kind: "docs",
-      query: "how do I connect Claude Code",
-    });
-    assert.deepEqual(parseIntent("how do I connect Claude Code?", NOW, false), { kind: "help" });
+    // [what the person says, whether docs search is on, the intent]
+    const phrasings: Array<[string, boolean, ReturnType<typeof parseIntent>]> = [
+      [
+        "add a todo to buy milk tomorrow",
+        false,
+        { kind: "create", title: "buy milk", dueDate: "2026-06-11" },
+      ],
+      ["Add a todo: call mom", false, { kind: "create", title: "call mom" }],
+      ["list my todos", false, { kind: "list" }],
+      ["list the projects", false, { kind: "list", resource: "projects" }],
+      ["show the docs", true, { kind: "docs", query: "show the docs" }],
+      ["complete “buy milk”", false, { kind: "complete", title: "buy milk" }],
+      ["mark buy milk as done", false, { kind: "complete", title: "buy milk" }],
+      ["delete the todo buy milk", false, { kind: "delete", title: "buy milk" }],
+      [
+        "how do I connect Claude Code?",
+        true,
+        { kind: "docs", query: "how do I connect Claude Code" },
+      ],
+      ["how do I connect Claude Code?", false, { kind: "help" }],
+    ];
+    for (const [phrase, docs, intent] of phrasings) {
+      assert.deepEqual(parseIntent(phrase, NOW, docs), intent, phrase);
+    }
   });
 
   test("generateText: add (with tomorrow's date), list, complete via todos_update, delete", async () => {
@@ -278,11 +267,9 @@ describe("demo model", () => {
       const ask = userMessage("add a todo to buy eggs", "e-1");
       const first = await postChat(chat, user, { messages: [ask] });
       const conversationId = first.headers["x-conversation-id"] as string;
-      const proposed = async (id: string) =>
-        assistantMessage(id, (parts) => parts.some((part) => part.state === "approval-requested"));
       const denied = await postChat(chat, user, {
         conversationId,
-        messages: [ask, answerApproval(await proposed(conversationId), false)],
+        messages: [ask, answerApproval(await pendingApproval(conversationId), false)],
       });
       assert.equal(denied.text, "Okay, I did not do that (the call was not approved).");
       assert.equal(await Todo.countDocuments({ ownerId: user.userId }), 0);
@@ -291,7 +278,7 @@ describe("demo model", () => {
       const againId = again.headers["x-conversation-id"] as string;
       const approved = await postChat(chat, user, {
         conversationId: againId,
-        messages: [ask, answerApproval(await proposed(againId), true)],
+        messages: [ask, answerApproval(await pendingApproval(againId), true)],
       });
       assert.equal(approved.text, "Added “buy eggs”.");
       assert.equal(await Todo.countDocuments({ ownerId: user.userId, title: "buy eggs" }), 1);

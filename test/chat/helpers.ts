@@ -8,6 +8,7 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import type { Express } from "express";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import { DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
 import {
   ChatMessage,
   type ChatPluginOptions,
@@ -91,6 +92,16 @@ export interface ChatReply {
   chunks: Array<Record<string, unknown>>;
   text: string;
 }
+
+/** What GET /chat/info answers for a chat on the offline demo model with default options. */
+export const DEMO_CHAT_INFO = {
+  model: DEMO_MODEL_ID,
+  provider: "terreno",
+  label: DEMO_MODEL_LABEL,
+  offline: true,
+  approval: "writes",
+  maxMessageLength: 8000,
+};
 
 /** POST /chat, reading the whole UI message stream. */
 export async function postChat(
@@ -223,6 +234,23 @@ export async function assistantMessage(
       | undefined;
     return found && test(found.parts) ? found : undefined;
   });
+}
+
+/** Waits until the assistant message of a conversation is stored asking for an approval. */
+export function pendingApproval(conversationId: string) {
+  return assistantMessage(conversationId, (parts) =>
+    parts.some((part) => part.state === "approval-requested"),
+  );
+}
+
+/**
+ * Posts the first message of a conversation whose model proposes a write, and waits for the
+ * approval request to be stored: the reply, the conversation and the pending message.
+ */
+export async function approvalAsked(app: Express, user: TestUser, message: unknown) {
+  const first = await postChat(app, user, { messages: [message] });
+  const conversationId = first.headers["x-conversation-id"];
+  return { first, conversationId, pending: await pendingApproval(conversationId) };
 }
 
 /** The stored assistant message with its pending approval answered. */

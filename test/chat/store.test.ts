@@ -16,6 +16,7 @@ import { useTestDatabase } from "../helpers/database.js";
 import { Todo } from "../helpers/models.js";
 import {
   answerApproval,
+  approvalAsked,
   assistantMessage,
   buildChatApp,
   postChat,
@@ -65,10 +66,10 @@ describe("stored chat messages", () => {
       { text: ["Still here."] },
     ]);
     const app = buildChatApp({ model });
-    const first = await postChat(app, ada, { messages: [userMessage("Add milk", "s-1")] });
-    const conversationId = first.headers["x-conversation-id"];
-    const pending = await assistantMessage(conversationId, (parts) =>
-      parts.some((part) => part.state === "approval-requested"),
+    const { conversationId, pending } = await approvalAsked(
+      app,
+      ada,
+      userMessage("Add milk", "s-1"),
     );
     const approved = await postChat(app, ada, {
       conversationId,
@@ -110,11 +111,7 @@ describe("stored chat messages", () => {
       { text: ["Fine."] },
     ]);
     const app = buildChatApp({ model, docs: { paths: ["docs/chat-and-react.md"] } });
-    const first = await postChat(app, ada, { messages: [userMessage("Delete", "d-1")] });
-    const conversationId = first.headers["x-conversation-id"];
-    const pending = await assistantMessage(conversationId, (parts) =>
-      parts.some((part) => part.state === "approval-requested"),
-    );
+    const { conversationId, pending } = await approvalAsked(app, ada, userMessage("Delete", "d-1"));
     const denied = await postChat(app, ada, {
       conversationId,
       messages: [userMessage("Delete", "d-1"), answerApproval(pending, false)],

@@ -16,6 +16,7 @@ import { signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
   answerApproval,
+  approvalAsked,
   assistantMessage,
   buildChatApp,
   postChat,
@@ -158,11 +159,7 @@ describe("durable chat turns", () => {
     ]);
     const app = buildChatApp({ model });
     const ask = userMessage("add milk");
-    const first = await postChat(app, ada, { messages: [ask] });
-    const conversationId = first.headers["x-conversation-id"] as string;
-    const proposed = await assistantMessage(conversationId, (parts) =>
-      parts.some((part) => part.state === "approval-requested"),
-    );
+    const { conversationId, pending: proposed } = await approvalAsked(app, ada, ask);
     const denied = await postChat(app, ada, {
       conversationId,
       messages: [ask, answerApproval(proposed, false)],

@@ -24,8 +24,8 @@ import {
   listen,
   type McpTestClient,
 } from "../helpers/mcpClients.js";
-import { Food, Todo, User } from "../helpers/models.js";
-import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { Todo, User } from "../helpers/models.js";
+import { JWT_SECRET, restTerreno, todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("discovery");
 
@@ -46,13 +46,7 @@ interface ModelOut {
 }
 
 function buildApp(discovery: McpEndpointOptions = {}) {
-  return new TerrenoApp({
-    userModel: User,
-    auth: { jwt: { secret: JWT_SECRET } },
-    mcp: { discovery: true, ...discovery },
-  })
-    .register(modelRouter(Todo, todoOptions()))
-    .register(modelRouter(Food, foodOptions()))
+  return restTerreno({ mcp: { discovery: true, ...discovery } })
     .register(
       modelRouter(Meal, {
         permissions: { list: [IsAuthenticated], read: [IsAuthenticated] },

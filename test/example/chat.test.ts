@@ -12,12 +12,12 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import type { Express } from "express";
 import request from "supertest";
 import { createExampleApp } from "../../example-backend/app.js";
-import { DEMO_MODEL_ID, DEMO_MODEL_LABEL } from "../../src/chat/demo.js";
 import type { PlainObject } from "../../src/core/types.js";
 import {
   answerApproval,
-  assistantMessage,
   type ChatReply,
+  DEMO_CHAT_INFO,
+  pendingApproval,
   postChat,
   scriptedModel,
   USAGE,
@@ -65,16 +65,7 @@ describe("example chat", () => {
 
       const res = await request(setup).get("/chat/info").set(bearer(ada));
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body, {
-        data: {
-          model: DEMO_MODEL_ID,
-          provider: "terreno",
-          label: DEMO_MODEL_LABEL,
-          offline: true,
-          approval: "writes",
-          maxMessageLength: 8000,
-        },
-      });
+      assert.deepEqual(res.body, { data: DEMO_CHAT_INFO });
     });
 
     test("with LLM_* set it names the model id, not the endpoint", async () => {
@@ -113,9 +104,7 @@ describe("example chat", () => {
 
       const conversationId = first.headers["x-conversation-id"];
       assert.ok(conversationId);
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
-      );
+      const pending = await pendingApproval(conversationId);
       const approved = { conversationId, messages: [ask, answerApproval(pending, true)] };
       const second = await postChat(setup, ada, approved);
       assert.equal(second.status, 200);
@@ -134,9 +123,7 @@ describe("example chat", () => {
       const first = await postChat(setup, bea, { messages: [ask] });
       assert.equal(chunksOf(first, "tool-approval-request").length, 1);
       const conversationId = first.headers["x-conversation-id"];
-      const pending = await assistantMessage(conversationId, (parts) =>
-        parts.some((part) => part.state === "approval-requested"),
-      );
+      const pending = await pendingApproval(conversationId);
       const denied = await postChat(setup, bea, {
         conversationId,
         messages: [ask, answerApproval(pending, false)],

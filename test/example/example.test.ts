@@ -3,14 +3,14 @@
  * todos carry a priority, a checklist and a reminder, and only admins (ADMIN_EMAIL) see users.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Express } from "express";
 import request from "supertest";
 import { createExampleApp } from "../../example-backend/app.js";
 import { runDemo } from "../../example-backend/demo.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, PASSWORD, signedUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { connectClient, type Listening, listen } from "../helpers/mcpClients.js";
+import { connectClient, listen, useListening } from "../helpers/mcpClients.js";
 
 import { EXAMPLE_TOOLS } from "../interop/clientChecks.js";
 
@@ -18,7 +18,6 @@ useTestDatabase("example");
 
 const TOOLS: string[] = [...EXAMPLE_TOOLS];
 const SECRET = "example-test-secret-long-enough-for-hs256";
-const PASSWORD = "correct horse battery";
 /** The admin's email for this run (ADMIN_EMAIL); unique so reruns on one database start clean. */
 const ADMIN_EMAIL = `root-${Date.now()}@example.com`;
 
@@ -42,16 +41,8 @@ async function listedTools(url: string, token: string): Promise<string[]> {
 describe("example app", () => {
   const app = createExampleApp({ jwtSecret: SECRET, env: {}, adminEmail: ADMIN_EMAIL });
   const express = app.build();
-  let server: Listening;
-  let ada: TestUser;
-  let bob: TestUser;
-
-  before(async () => {
-    server = await listen(express);
-    ada = await signUp(express, "ada");
-    bob = await signUp(express, "bob");
-  });
-  after(() => server.close());
+  const server = useListening(express);
+  const [ada, bob] = signedUp(express, "ada", "bob");
 
   test("boots on a free port and serves REST and MCP", async () => {
     const anonymous = await fetch(`${server.url}/todos`);

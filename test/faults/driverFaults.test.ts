@@ -12,14 +12,13 @@ import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { IsAuthenticated } from "../../src/core/permissions.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
   connectClient,
-  type Listening,
-  listen,
   type McpTestClient,
   toolError,
+  useListening,
 } from "../helpers/mcpClients.js";
 import { User } from "../helpers/models.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
@@ -78,28 +77,25 @@ const SHUTDOWN_ANSWERS: Array<[string, Record<string, unknown>]> = [
 
 describe("driver faults while the database goes away", () => {
   useTestDatabase("driver_faults");
-  let app: ReturnType<TerrenoApp["build"]>;
-  let server: Listening;
-  let alice: TestUser;
+  const app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+    .register(
+      "/faultnotes",
+      modelRouter(Note, {
+        permissions: { create: [IsAuthenticated], list: [IsAuthenticated] },
+        mcp: { methods: ["create"], toolPrefix: "faultnotes" },
+      }),
+    )
+    .build();
   let client: McpTestClient;
-  before(async () => {
-    app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
-      .register(
-        "/faultnotes",
-        modelRouter(Note, {
-          permissions: { create: [IsAuthenticated], list: [IsAuthenticated] },
-          mcp: { methods: ["create"], toolPrefix: "faultnotes" },
-        }),
-      )
-      .build();
-    server = await listen(app);
-    alice = await signUp(app, "alice");
-    client = await connectClient("v2-auto", server.url, alice.token);
-  });
+  // Registered before the server's: the client closes first.
   after(async () => {
     nextAnswer = undefined;
     await client.close();
-    await server.close();
+  });
+  const server = useListening(app);
+  const [alice] = signedUp(app, "alice");
+  before(async () => {
+    client = await connectClient("v2-auto", server.url, alice.token);
   });
 
   for (const [name, answer] of SHUTDOWN_ANSWERS) {

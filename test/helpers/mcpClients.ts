@@ -1,6 +1,8 @@
 /** Real MCP clients against a listening app: the SDK v2 client (auto or legacy) and the v1 client. */
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
+import { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { after, before } from "node:test";
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
@@ -15,22 +17,62 @@ export interface Listening {
 }
 
 export async function listen(app: Express): Promise<Listening> {
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
+  const server = createServer(app);
   // fetch (undici) reuses an idle socket until shortly before the server's keep-alive timeout
   // (5 s by default). On a loaded machine the server's close and the client's next request
   // cross, and the request fails with ECONNRESET. Tests pause between calls for seconds at
   // most, so a longer timeout keeps that race out of reach; close() ends every socket anyway.
   server.keepAliveTimeout = 30_000;
+  return listenOn(server);
+}
+
+/**
+ * `server` listening on a free port of 127.0.0.1: its origin (https for a TLS server), its port,
+ * and a close that ends every socket, idle or not, before closing.
+ */
+export async function listenOn(
+  server: Server | HttpsServer,
+): Promise<Listening & { port: number }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
+  const scheme = server instanceof HttpsServer ? "https" : "http";
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
+    port,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * `app` listening on 127.0.0.1 for the enclosing suite: started before its tests, closed after
+ * them. node:test runs `after` hooks in the order they were registered, so a suite that must
+ * close its clients first registers that hook before calling this. Read `url` inside a test
+ * or hook.
+ */
+export function useListening(app: Express): Listening {
+  let live: Listening | undefined;
+  before(async () => {
+    live = await listen(app);
+  });
+  after(() => live?.close());
+  return {
+    get url() {
+      if (!live) throw new Error("the app is not listening yet");
+      return live.url;
+    },
+    close: async () => {
+      await live?.close();
+    },
   };
 }
 

@@ -4,7 +4,7 @@
  * consent, code exchange), a refresh, and whether an access token works on /mcp.
  */
 import assert from "node:assert/strict";
-import { Cookies, signInAndConsent } from "../oauth/httpFlow.js";
+import { Cookies, type FlowStep, signInAndConsent } from "../oauth/httpFlow.js";
 import { CALLBACK, exchangeCode, PASSWORD, pkce } from "../oauth/oauthApp.js";
 
 const ACCEPT = "application/json, text/event-stream";
@@ -76,6 +76,83 @@ export interface ConnectOptions {
   decision?: "allow" | "allow-read" | "deny";
   /** Sent as `state` and checked on the way back. */
   state?: string;
+  /**
+   * The MCP resource, sent with the request and the exchange; default `${base}/mcp`; null sends
+   * none (as a pre-RFC 8707 client).
+   */
+  resource?: string | null;
+}
+
+export interface Authorized {
+  /** Where the browser stopped: the redirect to the client, or a page of the server's. */
+  landed: FlowStep;
+  /** The PKCE verifier that goes with the request's challenge. */
+  verifier: string;
+  /** The code, when the browser was sent back to CALLBACK with one. */
+  code?: string;
+}
+
+/**
+ * The authorization request `connectByOAuth` makes, with sign-in and consent when asked, in the
+ * browser `cookies`; it stops before the exchange, whatever the answer.
+ */
+export async function authorizeInBrowser(options: ConnectOptions): Promise<Authorized> {
+  const { verifier, challenge } = pkce();
+  const url = authorizeUrl({
+    base: options.base,
+    clientId: options.clientId,
+    codeChallenge: challenge,
+    scope: options.scope,
+    state: options.state,
+    resource: options.resource,
+  });
+  const landed = await signInAndConsent(url, {
+    email: options.email,
+    password: options.password ?? PASSWORD,
+    cookies: options.cookies ?? new Cookies(),
+    decision: options.decision,
+  });
+  const back = landed.location ? new URL(landed.location) : undefined;
+  const code =
+    back && `${back.origin}${back.pathname}` === CALLBACK
+      ? (back.searchParams.get("code") ?? undefined)
+      : undefined;
+  return { landed, verifier, code };
+}
+
+export interface RedeemOptions {
+  base: string;
+  clientId: string;
+  /** The PKCE verifier of the authorization request. */
+  verifier: string;
+  /** Checked against the `state` that came back. */
+  state?: string;
+  /** As in ConnectOptions: default `${base}/mcp`, null sends none. */
+  resource?: string | null;
+}
+
+/**
+ * The client's side of the redirect `landed`: it must come back to CALLBACK with a code (and
+ * `state`, when one was sent), which is exchanged for tokens. Fails the test otherwise.
+ */
+export async function redeemRedirect(
+  landed: FlowStep,
+  options: RedeemOptions,
+): Promise<OAuthTokens> {
+  const back = new URL(landed.location ?? "about:blank");
+  assert.equal(`${back.origin}${back.pathname}`, CALLBACK, `${landed.status} ${landed.body}`);
+  const code = back.searchParams.get("code");
+  assert.ok(code, `no code: ${landed.location}`);
+  if (options.state) assert.equal(back.searchParams.get("state"), options.state);
+  const exchanged = await exchangeCode(options.base, {
+    code,
+    code_verifier: options.verifier,
+    client_id: options.clientId,
+    redirect_uri: CALLBACK,
+    ...(options.resource === null ? {} : { resource: options.resource ?? `${options.base}/mcp` }),
+  });
+  assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
+  return tokensOf(exchanged.body);
 }
 
 /**
@@ -84,34 +161,8 @@ export interface ConnectOptions {
  * or no token comes back.
  */
 export async function connectByOAuth(options: ConnectOptions): Promise<OAuthTokens> {
-  const { verifier, challenge } = pkce();
-  const url = authorizeUrl({
-    base: options.base,
-    clientId: options.clientId,
-    codeChallenge: challenge,
-    scope: options.scope,
-    state: options.state,
-  });
-  const landed = await signInAndConsent(url, {
-    email: options.email,
-    password: options.password ?? PASSWORD,
-    cookies: options.cookies ?? new Cookies(),
-    decision: options.decision,
-  });
-  const back = new URL(landed.location ?? "about:blank");
-  assert.equal(`${back.origin}${back.pathname}`, CALLBACK, `${landed.status} ${landed.body}`);
-  const code = back.searchParams.get("code");
-  assert.ok(code, `no code: ${landed.location}`);
-  if (options.state) assert.equal(back.searchParams.get("state"), options.state);
-  const exchanged = await exchangeCode(options.base, {
-    code,
-    code_verifier: verifier,
-    client_id: options.clientId,
-    redirect_uri: CALLBACK,
-    resource: `${options.base}/mcp`,
-  });
-  assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
-  return tokensOf(exchanged.body);
+  const { landed, verifier } = await authorizeInBrowser(options);
+  return redeemRedirect(landed, { ...options, verifier });
 }
 
 function tokensOf(body: Record<string, unknown>): OAuthTokens {

@@ -1,8 +1,11 @@
 /** The app under test for the REST suites: owned Todos and shared Foods with JWT auth. */
+import type { Express } from "express";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import type { ModelRouterOptions } from "../../src/core/crudOptions.js";
 import { IsAuthenticated, IsOwner, OwnerQueryFilter } from "../../src/core/permissions.js";
 import type { PlainObject, RequestContext } from "../../src/core/types.js";
+import type { LoginLockoutOptions } from "../../src/ops/loginLockout.js";
+import type { TerrenoAppOptions } from "../../src/plugin/options.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { Food, Todo, User } from "./models.js";
 import { OWNER_ONLY } from "./permissions.js";
@@ -69,13 +72,33 @@ export function foodOptions(overrides: Partial<FoodOptions> = {}): FoodOptions {
   };
 }
 
+/**
+ * The suites' app before build(): JWT auth, owned Todos (`todo` overrides their options) and
+ * shared Foods. `options` add to its app options; register more before building.
+ */
+export function restTerreno(
+  options: Omit<TerrenoAppOptions, "userModel"> = {},
+  todo: Partial<TodoOptions> = {},
+): TerrenoApp {
+  return new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } }, ...options })
+    .register(modelRouter(Todo, todoOptions(todo)))
+    .register(modelRouter(Food, foodOptions()));
+}
+
 export function buildRestApp() {
-  return new TerrenoApp({
+  return restTerreno({ jsonLimit: "20kb" }).build();
+}
+
+/**
+ * An app with no models whose only auth limit is the login lockout (no per-IP limit), trusting
+ * X-Forwarded-For so a test can speak from many addresses.
+ */
+export function lockoutApp(lockout: LoginLockoutOptions): Express {
+  const app = new TerrenoApp({
     userModel: User,
     auth: { jwt: { secret: JWT_SECRET } },
-    jsonLimit: "20kb",
-  })
-    .register(modelRouter(Todo, todoOptions()))
-    .register(modelRouter(Food, foodOptions()))
-    .build();
+    rateLimit: { auth: { perIp: false, lockout } },
+  }).build();
+  app.set("trust proxy", true);
+  return app;
 }

@@ -12,7 +12,7 @@ import { after, before, describe, test } from "node:test";
 import type { Express } from "express";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { signUp, type TestUser } from "../helpers/auth.js";
+import { signedUp, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
   type ClientKind,
@@ -20,6 +20,7 @@ import {
   type ElicitAnswer,
   type Listening,
   listen,
+  useListening,
 } from "../helpers/mcpClients.js";
 import {
   createTodo,
@@ -58,14 +59,8 @@ describe("confirmations through elicitation", () => {
     )
     .register(modelRouter(Food, foodOptions()))
     .build();
-  let server: Listening;
-  let alice: TestUser;
-
-  before(async () => {
-    server = await listen(app);
-    alice = await signUp(app, "alice");
-  });
-  after(() => server.close());
+  const server = useListening(app);
+  const [alice] = signedUp(app, "alice");
 
   const newTodo = (title: string) => createTodo(app, alice, title);
 
@@ -173,16 +168,8 @@ describe("2025-era confirmations on the wire", () => {
       )
       .build();
   const app = build(true);
-  let server: Listening;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  before(async () => {
-    server = await listen(app);
-    alice = await signUp(app, "alice");
-    bob = await signUp(app, "bob");
-  });
-  after(() => server.close());
+  const server = useListening(app);
+  const [alice, bob] = signedUp(app, "alice", "bob");
 
   test("only a form-eliciting client of an app with confirmations gets a session", async () => {
     const asking = await initialize(app, alice, { elicitation: {} });

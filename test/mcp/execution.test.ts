@@ -1,16 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { Express } from "express";
 import request from "supertest";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
   CLIENT_KINDS,
   connectClient,
-  type Listening,
-  listen,
   type McpTestClient,
   toolError,
+  useListening,
 } from "../helpers/mcpClients.js";
 import { buildRestApp, hookCalls } from "../helpers/restApp.js";
 
@@ -22,21 +20,17 @@ const HIDDEN = "TOP-SECRET-INTERNAL-NOTE";
 // conflicts and internal errors are asserted once for every surface and client in
 // test/contract; this file keeps the MCP result envelope and REST/MCP parity.
 describe("MCP tool execution", () => {
-  let app: Express;
-  let server: Listening;
-  let alice: TestUser;
+  const app = buildRestApp();
+  const server = useListening(app);
+  const [alice] = signedUp(app, "alice");
 
   before(async () => {
-    app = buildRestApp();
-    server = await listen(app);
-    alice = await signUp(app, "alice");
     await request(app)
       .post("/todos")
       .set(bearer(alice))
       .send({ title: "alice's plan", internalNote: HIDDEN, priority: 2 })
       .expect(201);
   });
-  after(() => server.close());
 
   for (const kind of CLIENT_KINDS) {
     describe(`with the ${kind} client`, () => {

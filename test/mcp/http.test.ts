@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { before, describe, test } from "node:test";
-import type { Express } from "express";
+import { describe, test } from "node:test";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { betterAuthPlugin, createBetterAuth } from "../../src/auth/betterAuth.js";
 import { IsAny } from "../../src/core/permissions.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { signUp, type TestUser } from "../helpers/auth.js";
+import { signedUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { rpc, toolCallMessage } from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
@@ -15,13 +14,8 @@ import { buildRestApp, foodOptions, JWT_SECRET, todoOptions } from "../helpers/r
 useTestDatabase("mcp_http");
 
 describe("MCP over raw HTTP", () => {
-  let app: Express;
-  let alice: TestUser;
-
-  before(async () => {
-    app = buildRestApp();
-    alice = await signUp(app, "alice");
-  });
+  const app = buildRestApp();
+  const [alice] = signedUp(app, "alice");
 
   test("GET and DELETE answer 405 with Allow: POST", async () => {
     for (const method of ["get", "delete"] as const) {

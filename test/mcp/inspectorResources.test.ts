@@ -6,13 +6,13 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import request from "supertest";
-import { signUp, type TestUser } from "../helpers/auth.js";
+import { signedUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { type Listening, listen } from "../helpers/mcpClients.js";
+import { useListening } from "../helpers/mcpClients.js";
 import { buildRestApp } from "../helpers/restApp.js";
 
 useTestDatabase("mcp_inspector_resources");
@@ -26,13 +26,11 @@ const CLI = path.resolve(
 
 describe("the Inspector CLI lists resources and templates", () => {
   const app = buildRestApp();
-  let server: Listening;
-  let alice: TestUser;
+  const server = useListening(app);
+  const [alice] = signedUp(app, "alice");
   let milk: string;
 
   before(async () => {
-    server = await listen(app);
-    alice = await signUp(app, "alice");
     milk = (
       await request(app)
         .post("/todos")
@@ -41,7 +39,6 @@ describe("the Inspector CLI lists resources and templates", () => {
         .expect(201)
     ).body.data.id;
   });
-  after(() => server.close());
 
   async function inspector(...args: string[]): Promise<Record<string, unknown>> {
     const { stdout } = await promisify(execFile)(

@@ -4,7 +4,7 @@
  * own discovery; and the `WWW-Authenticate` challenge on every 401 from /mcp.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { discoverOAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Express } from "express";
 import request from "supertest";
@@ -15,9 +15,9 @@ import {
   resourceMetadataUrl,
 } from "../../src/mcp/resourceMetadata.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { signUp, type TestUser } from "../helpers/auth.js";
+import { signedUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { type Listening, listen } from "../helpers/mcpClients.js";
+import { useListening } from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
 import { buildRestApp, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
@@ -46,16 +46,9 @@ function challengeParams(header: string): Record<string, string> {
 }
 
 describe("MCP endpoint as an OAuth protected resource", () => {
-  let app: Express;
-  let server: Listening;
-  let alice: TestUser;
-
-  before(async () => {
-    app = buildRestApp();
-    server = await listen(app);
-    alice = await signUp(app, "alice");
-  });
-  after(() => server.close());
+  const app = buildRestApp();
+  const server = useListening(app);
+  const [alice] = signedUp(app, "alice");
 
   test("metadata at the path form and the root form, resource derived from the request", async () => {
     for (const path of [`${WELL_KNOWN}/mcp`, WELL_KNOWN]) {

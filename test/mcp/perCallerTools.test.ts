@@ -4,20 +4,21 @@
  * an unknown tool, and each distinct catalog is built and serialized once.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import type { Express } from "express";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { IsAny } from "../../src/core/permissions.js";
 import { wireTool } from "../../src/mcp/mcpServerFactory.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { canSeeTool, createToolCatalog, toolsVisibleTo } from "../../src/tools/visibleTools.js";
-import { signUp, type TestUser } from "../helpers/auth.js";
+import { signedUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { CLIENT_KINDS, connectClient, type Listening, listen } from "../helpers/mcpClients.js";
+import { CLIENT_KINDS, connectClient, useListening } from "../helpers/mcpClients.js";
 import { rpc, toolCallMessage } from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { callerOf, EVERYONE, perCallerApp } from "../helpers/perCallerApp.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { errorLogger } from "../helpers/serverLog.js";
 
 useTestDatabase("mcp_per_caller");
 
@@ -55,19 +56,12 @@ async function makeAdmin(user: TestUser): Promise<void> {
 describe("per-caller tools on /mcp", () => {
   const terreno = perCallerApp({ ledger: true });
   const app = terreno.build();
-  let server: Listening;
-  let alice: TestUser;
-  let bob: TestUser;
-  let root: TestUser;
+  const server = useListening(app);
+  const [alice, bob, root] = signedUp(app, "alice", "bob", "root");
 
   before(async () => {
-    server = await listen(app);
-    alice = await signUp(app, "alice");
-    bob = await signUp(app, "bob");
-    root = await signUp(app, "root");
     await makeAdmin(root);
   });
-  after(() => server.close());
 
   test("over every real MCP client, a non-admin lists only its tools and an admin lists all", async () => {
     for (const kind of CLIENT_KINDS) {
@@ -174,14 +168,7 @@ describe("per-caller tools on /mcp", () => {
   });
 
   test("a permission check that throws fails tools/list with -32603 and no internals", async () => {
-    const logged: unknown[] = [];
-    const logger = {
-      error: (...args: unknown[]) => {
-        logged.push(args);
-      },
-      warn: () => {},
-      info: () => {},
-    };
+    const { logger, errors: logged } = errorLogger();
     const broken = new TerrenoApp({
       userModel: User,
       auth: { jwt: { secret: JWT_SECRET } },

@@ -7,14 +7,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import request from "supertest";
-import { signUp, type TestUser } from "../helpers/auth.js";
+import { signedUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
   CLIENT_KINDS,
   connectSdkClient,
-  type Listening,
-  listen,
   type SdkTestClient,
+  useListening,
 } from "../helpers/mcpClients.js";
 import { Todo } from "../helpers/models.js";
 import { buildRestApp } from "../helpers/restApp.js";
@@ -47,17 +46,13 @@ async function allResources(client: SdkTestClient) {
 
 describe("records as MCP resources", () => {
   const app = buildRestApp();
-  let server: Listening;
-  let alice: TestUser;
-  let bob: TestUser;
+  const server = useListening(app);
+  const [alice, bob] = signedUp(app, "alice", "bob");
   let milk: string;
   let dog: string;
   let bobs: string;
 
   before(async () => {
-    server = await listen(app);
-    alice = await signUp(app, "alice");
-    bob = await signUp(app, "bob");
     const create = async (user: TestUser, body: Record<string, unknown>) =>
       (
         await request(app)
@@ -70,7 +65,6 @@ describe("records as MCP resources", () => {
     dog = await create(alice, { title: "Walk the dog" });
     bobs = await create(bob, { title: "Bob's milk" });
   });
-  after(() => server.close());
 
   for (const kind of CLIENT_KINDS) {
     describe(kind, () => {

@@ -5,17 +5,10 @@
  * pages name where the code goes and whether anything vouches for the client's name.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import request from "supertest";
 import { useTestDatabase } from "../helpers/database.js";
-import {
-  CALLBACK,
-  type OAuthTestServer,
-  PASSWORD,
-  pkce,
-  signUp,
-  startOAuthApp,
-} from "./oauthApp.js";
+import { CALLBACK, PASSWORD, pkce, useOAuthApp } from "./oauthApp.js";
 
 useTestDatabase("oauth_authorize_errors");
 
@@ -23,15 +16,7 @@ const EMAIL = "authorize-errors@example.com";
 const EVIL = "https://evil.test/landing";
 
 describe("the authorization endpoint and its pages, against a self-registered client", () => {
-  let server: OAuthTestServer;
-
-  before(async () => {
-    server = await startOAuthApp();
-    await signUp(server.url, EMAIL);
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const server = useOAuthApp({}, EMAIL);
 
   async function register(name: string, redirectUri: string): Promise<string> {
     const response = await request(server.app)

@@ -23,7 +23,7 @@ import type { Browser } from "playwright-core";
 import { browserSkipReason, launchChromium } from "../helpers/browser.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { MemoryOAuthState } from "./memoryOAuthState.js";
-import { type OAuthTestServer, PASSWORD, signUp, startOAuthApp } from "./oauthApp.js";
+import { PASSWORD, useOAuthApp } from "./oauthApp.js";
 
 useTestDatabase("oauth_browser_flow");
 
@@ -79,17 +79,14 @@ class MemoryOAuthProvider
 }
 
 describe("MCP OAuth in a real browser", { skip: browserSkipReason() }, () => {
-  let server: OAuthTestServer;
   let browser: Browser;
-
-  before(async () => {
-    server = await startOAuthApp();
-    await signUp(server.url, EMAIL);
-    browser = await launchChromium();
-  });
+  // Registered before the app's: the browser closes first.
   after(async () => {
     await browser?.close();
-    await server?.close();
+  });
+  const server = useOAuthApp({}, EMAIL);
+  before(async () => {
+    browser = await launchChromium();
   });
 
   test("discovery, registration, sign-in and consent in chromium, then tools/list and a call", async () => {

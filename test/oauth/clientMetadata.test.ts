@@ -9,7 +9,7 @@
  * decides when it is fetched again, within a floor.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
@@ -20,15 +20,8 @@ import { useTestDatabase } from "../helpers/database.js";
 import { authorizeRedirect, authorizeUrl } from "../helpers/oauthFlow.js";
 import { signInAndConsent } from "./httpFlow.js";
 import { MemoryOAuthState } from "./memoryOAuthState.js";
-import { json, type MetadataHost, startMetadataHost } from "./metadataHost.js";
-import {
-  CALLBACK,
-  type OAuthTestServer,
-  PASSWORD,
-  pkce,
-  signUp,
-  startOAuthApp,
-} from "./oauthApp.js";
+import { json, useMetadataHost } from "./metadataHost.js";
+import { CALLBACK, PASSWORD, pkce, useOAuthApp } from "./oauthApp.js";
 
 useTestDatabase("oauth_client_metadata");
 
@@ -93,12 +86,9 @@ function sdkClient(kind: "v1" | "v2", mcpUrl: string, provider: MetadataUrlProvi
 }
 
 describe("Client ID Metadata Documents", () => {
-  let host: MetadataHost;
-  let server: OAuthTestServer;
-
-  before(async () => {
-    host = await startMetadataHost();
-    server = await startOAuthApp({
+  const host = useMetadataHost();
+  const server = useOAuthApp(
+    () => ({
       clientMetadataDocuments: {
         allowAddresses: ["127.0.0.1"],
         ca: [host.cert],
@@ -106,13 +96,9 @@ describe("Client ID Metadata Documents", () => {
         // This suite fetches many documents from one address; the budget has its own tests.
         fetchesPerIp: false,
       },
-    });
-    await signUp(server.url, EMAIL);
-  });
-  after(async () => {
-    await server?.close();
-    await host?.close();
-  });
+    }),
+    EMAIL,
+  );
 
   const storedClient = async (clientId: string) => {
     const { adapter } = await server.plugin.auth().$context;
@@ -377,13 +363,7 @@ describe("Client ID Metadata Documents", () => {
 });
 
 describe("Client ID Metadata Documents switched off", () => {
-  let server: OAuthTestServer;
-  before(async () => {
-    server = await startOAuthApp({ clientMetadataDocuments: false });
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const server = useOAuthApp({ clientMetadataDocuments: false });
 
   test("the metadata does not advertise them and a URL client_id is unknown", async () => {
     const response = await fetch(`${server.url}/.well-known/oauth-authorization-server`);

@@ -5,7 +5,7 @@
  * a real https host with a certificate made at test time.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { addressPolicy } from "../../src/http/addressPolicy.js";
 import { freshnessSeconds } from "../../src/oauth/clientMetadataDocument.js";
 import {
@@ -14,7 +14,7 @@ import {
   metadataDocumentUrl,
 } from "../../src/oauth/clientMetadataFetch.js";
 import { ClientMetadataRefusal } from "../../src/oauth/clientMetadataRefusal.js";
-import { json, type MetadataHost, startMetadataHost } from "./metadataHost.js";
+import { json, useMetadataHost } from "./metadataHost.js";
 
 describe("the address policy", () => {
   const policy = addressPolicy();
@@ -114,10 +114,9 @@ const unfetchable = (detail: RegExp) => (error: unknown) => {
 };
 
 describe("fetching through the vetted lookup", () => {
-  let host: MetadataHost;
+  const host = useMetadataHost();
   let base: MetadataFetchPolicy;
   before(async () => {
-    host = await startMetadataHost();
     host.route("/client.json", json({ client_id: "x" }, { "cache-control": "max-age=60" }));
     base = {
       addresses: addressPolicy(["127.0.0.1"]),
@@ -126,7 +125,6 @@ describe("fetching through the vetted lookup", () => {
       timeoutMs: 3000,
     };
   });
-  after(() => host?.close());
 
   test("a name that resolves to a private address is refused before any connection", async () => {
     await assert.rejects(

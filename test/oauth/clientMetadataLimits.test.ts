@@ -6,8 +6,7 @@
  * more socket. The server log must show no 500 for any of it.
  */
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import { after, before, describe, test } from "node:test";
 import mongoose from "mongoose";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
@@ -19,10 +18,11 @@ import {
 } from "../../src/oauth/index.js";
 import { RATE_LIMIT_COLLECTION } from "../../src/ops/rateLimit.js";
 import { useTestDatabase } from "../helpers/database.js";
+import { listenOn } from "../helpers/mcpClients.js";
 import { User } from "../helpers/models.js";
 import { authorizeRedirect, authorizeUrl } from "../helpers/oauthFlow.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
-import { json, type MetadataHost, startMetadataHost } from "./metadataHost.js";
+import { json, useMetadataHost } from "./metadataHost.js";
 import { CALLBACK, OAUTH_SECRET, pkce } from "./oauthApp.js";
 
 useTestDatabase("oauth_client_metadata_limits");
@@ -37,9 +37,8 @@ interface LimitedServer {
 
 /** An app with the OAuth server, its rate limits on the "mongo" store, and a recording logger. */
 async function startServer(documents: ClientMetadataDocumentOptions): Promise<LimitedServer> {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = createServer();
+  const { url, close } = await listenOn(server);
   const errors: unknown[] = [];
   const logger: Logger = {
     ...console,
@@ -67,11 +66,7 @@ async function startServer(documents: ClientMetadataDocumentOptions): Promise<Li
     url,
     plugin,
     errors,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
@@ -111,12 +106,11 @@ async function revoke(base: string, clientId: string) {
 
 describe("the per-address budget of document fetches", () => {
   const LIMIT = 5;
-  let host: MetadataHost;
+  const host = useMetadataHost();
   let server: LimitedServer;
   let fetched = 0;
 
   before(async () => {
-    host = await startMetadataHost();
     server = await startServer({
       allowAddresses: ["127.0.0.1"],
       ca: [host.cert],
@@ -124,10 +118,7 @@ describe("the per-address budget of document fetches", () => {
       fetchesPerIp: { points: LIMIT, duration: 600 },
     });
   });
-  after(async () => {
-    await server?.close();
-    await host?.close();
-  });
+  after(() => server?.close());
 
   /** A new document URL served by the host, counted when fetched. */
   const newDocument = (name: string) => {
@@ -196,11 +187,10 @@ describe("the per-address budget of document fetches", () => {
 });
 
 describe("the cap on fetches in flight", () => {
-  let host: MetadataHost;
+  const host = useMetadataHost();
   let server: LimitedServer;
 
   before(async () => {
-    host = await startMetadataHost();
     server = await startServer({
       allowAddresses: ["127.0.0.1"],
       ca: [host.cert],
@@ -209,10 +199,7 @@ describe("the cap on fetches in flight", () => {
       fetchesPerIp: false,
     });
   });
-  after(async () => {
-    await server?.close();
-    await host?.close();
-  });
+  after(() => server?.close());
 
   test("over the cap a fetch is refused at once, never sent; slots free up after", async () => {
     // Two documents that never answer hold both slots until the time limit.

@@ -5,20 +5,12 @@
  * bidi controls (U+202E and the like) on any page or in the connected-apps list.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import request from "supertest";
 import { useTestDatabase } from "../helpers/database.js";
 import { authorizeUrl, connectByOAuth } from "../helpers/oauthFlow.js";
 import { Cookies, step } from "./httpFlow.js";
-import {
-  CALLBACK,
-  type OAuthTestServer,
-  PASSWORD,
-  pkce,
-  registerClient,
-  signUp,
-  startOAuthApp,
-} from "./oauthApp.js";
+import { CALLBACK, PASSWORD, pkce, registerClient, useOAuthApp } from "./oauthApp.js";
 
 useTestDatabase("oauth_client_text");
 
@@ -28,12 +20,7 @@ const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 const SPOOFED_NAME = "Claude \u202Eedoc\u202C by Anthropic";
 
 describe("client-supplied text and the consent heading", () => {
-  let server: OAuthTestServer;
-  before(async () => {
-    server = await startOAuthApp();
-    await signUp(server.url, EMAIL);
-  });
-  after(() => server.close());
+  const server = useOAuthApp({}, EMAIL);
 
   /** A browser signed in for `clientId`, with the consent page's URL it was sent to. */
   async function atConsent(clientId: string) {

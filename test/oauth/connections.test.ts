@@ -5,21 +5,17 @@
  * nor revoke it.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import request from "supertest";
 import { useTestDatabase } from "../helpers/database.js";
 import { authorizeUrl, connectByOAuth, mcpStatusWith, refreshOAuth } from "../helpers/oauthFlow.js";
 import { Cookies } from "./httpFlow.js";
-import { type OAuthTestServer, PASSWORD, pkce, registerClient, startOAuthApp } from "./oauthApp.js";
+import { PASSWORD, pkce, registerClient, useOAuthApp } from "./oauthApp.js";
 
 useTestDatabase("oauth-connections");
 
 describe("connected apps", () => {
-  let server: OAuthTestServer;
-  before(async () => {
-    server = await startOAuthApp();
-  });
-  after(() => server.close());
+  const server = useOAuthApp();
 
   /** Where the server sends a browser holding `cookies` that opens the authorization URL. */
   async function firstHop(client: string, cookies: Cookies): Promise<URL> {

@@ -6,8 +6,9 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import { after, before } from "node:test";
 import { generate } from "selfsigned";
+import { listenOn } from "../helpers/mcpClients.js";
 
 export type DocumentHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -33,7 +34,7 @@ export const json =
     res.end(body);
   };
 
-export async function startMetadataHost(): Promise<MetadataHost> {
+async function startMetadataHost(): Promise<MetadataHost> {
   const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], {
     keyType: "ec",
     curve: "P-256",
@@ -56,18 +57,45 @@ export async function startMetadataHost(): Promise<MetadataHost> {
     if (handler) handler(req, res);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, port, close } = await listenOn(server);
   return {
-    origin: `https://127.0.0.1:${port}`,
+    origin: url,
     port,
     cert: pems.cert,
     route: (path, handler) => routes.set(path, handler),
     hits: (path) => counts.get(path) ?? 0,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
+  };
+}
+
+/**
+ * A metadata host for the enclosing suite: started before its tests, closed after them. Read it
+ * inside a test or hook.
+ */
+export function useMetadataHost(): MetadataHost {
+  let started: MetadataHost | undefined;
+  before(async () => {
+    started = await startMetadataHost();
+  });
+  after(() => started?.close());
+  const current = (): MetadataHost => {
+    if (!started) throw new Error("the metadata host is not started yet");
+    return started;
+  };
+  return {
+    get origin() {
+      return current().origin;
+    },
+    get port() {
+      return current().port;
+    },
+    get cert() {
+      return current().cert;
+    },
+    route: (path, handler) => current().route(path, handler),
+    hits: (path) => current().hits(path),
+    close: async () => {
+      await started?.close();
+    },
   };
 }

@@ -5,8 +5,8 @@
  * flow with plain HTTP (fetch, ./httpFlow.ts), as a browser would, for the refusal tests.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
+import { after, before } from "node:test";
 import type { Express } from "express";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import {
@@ -15,6 +15,8 @@ import {
   oauthServer,
 } from "../../src/oauth/index.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
+import { PASSWORD } from "../helpers/auth.js";
+import { listenOn } from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 import { type FlowStep, signInAndConsent } from "./httpFlow.js";
@@ -22,7 +24,7 @@ import { type FlowStep, signInAndConsent } from "./httpFlow.js";
 export { CALLBACK, type FlowStep, registerClient } from "./httpFlow.js";
 
 export const OAUTH_SECRET = "oauth-test-secret-that-is-at-least-32-chars";
-export const PASSWORD = "correct horse battery";
+export { PASSWORD };
 
 export interface OAuthTestServer {
   url: string;
@@ -42,9 +44,8 @@ export async function startOAuthApp(
     allowSignup?: boolean;
   } = {},
 ): Promise<OAuthTestServer> {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = createServer();
+  const { url, close } = await listenOn(server);
   const plugin = oauthServer({
     secret: options.secret ?? OAUTH_SECRET,
     previousSecrets: options.previousSecrets,
@@ -69,11 +70,47 @@ export async function startOAuthApp(
     mcpUrl: `${url}/mcp`,
     app,
     plugin,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
+  };
+}
+
+type StartOptions = Parameters<typeof startOAuthApp>[0];
+
+/**
+ * The OAuth app for the enclosing suite: started before its tests, with an account (password
+ * PASSWORD) for each of `emails`, and closed after them. Read it inside a test or hook.
+ */
+export function useOAuthApp(
+  options: StartOptions | (() => StartOptions) = {},
+  ...emails: string[]
+): OAuthTestServer {
+  let started: OAuthTestServer | undefined;
+  before(async () => {
+    // A function when the options need what an earlier hook started (a metadata host's cert).
+    started = await startOAuthApp(typeof options === "function" ? options() : options);
+    for (const email of emails) await signUp(started.url, email);
+  });
+  after(() => started?.close());
+  const current = (): OAuthTestServer => {
+    if (!started) throw new Error("the OAuth app is not started yet");
+    return started;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get mcpUrl() {
+      return current().mcpUrl;
+    },
+    get app() {
+      return current().app;
+    },
+    get plugin() {
+      return current().plugin;
+    },
+    close: async () => {
+      await started?.close();
+    },
   };
 }
 

@@ -11,7 +11,7 @@ import request from "supertest";
 import { browserSkipReason, launchChromium } from "../helpers/browser.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { authorizeUrl } from "../helpers/oauthFlow.js";
-import { type OAuthTestServer, pkce, startOAuthApp } from "./oauthApp.js";
+import { pkce, useOAuthApp } from "./oauthApp.js";
 
 useTestDatabase("oauth_refusal_pages");
 
@@ -22,11 +22,7 @@ const EVIL = "https://evil.test/landing";
 const FOLLOWED = new Set([301, 302, 303, 307, 308]);
 
 describe("refusals on the authorization path, as a browser sees them", () => {
-  let server: OAuthTestServer;
-  before(async () => {
-    server = await startOAuthApp();
-  });
-  after(() => server.close());
+  const server = useOAuthApp();
 
   const refusedCimdUrl = () =>
     authorizeUrl({

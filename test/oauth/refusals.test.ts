@@ -6,7 +6,7 @@
  * token is covered by test/auth/tokens.test.ts.)
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { decodeJwt } from "jose";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
@@ -19,19 +19,18 @@ import { modelRouter } from "../../src/rest/modelRouter.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { connectClient } from "../helpers/mcpClients.js";
 import { Todo, User } from "../helpers/models.js";
-import { connectByOAuth } from "../helpers/oauthFlow.js";
+import { connectByOAuth, refreshOAuth } from "../helpers/oauthFlow.js";
 import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 import {
   authorizeOverHttp,
   CALLBACK,
-  exchangeCode,
   OAUTH_SECRET,
-  type OAuthTestServer,
   PASSWORD,
   pkce,
   registerClient,
   signUp,
   startOAuthApp,
+  useOAuthApp,
 } from "./oauthApp.js";
 
 useTestDatabase("oauth_refusals");
@@ -40,17 +39,13 @@ const ACCEPT = "application/json, text/event-stream";
 const EMAIL = "refusals@example.com";
 
 describe("the built-in authorization server, over HTTP", () => {
-  let server: OAuthTestServer;
+  const server = useOAuthApp();
   let userId: string;
   let clientId: string;
 
   before(async () => {
-    server = await startOAuthApp();
     userId = await signUp(server.url, EMAIL);
     clientId = await registerClient(server.url);
-  });
-  after(async () => {
-    await server?.close();
   });
 
   /** A code for `scope` (with a state, checked), then the token exchange. */
@@ -147,41 +142,20 @@ describe("the built-in authorization server, over HTTP", () => {
 
   test("a client that never sends resource still gets a token for /mcp, refreshed alike", async () => {
     const client = await registerClient(server.url);
-    const { verifier, challenge } = pkce();
-    const landed = await authorizeOverHttp({
+    const exchanged = await connectByOAuth({
       base: server.url,
       clientId: client,
       email: EMAIL,
-      params: {
-        redirect_uri: CALLBACK,
-        scope: "mcp:read offline_access",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-      },
+      resource: null,
     });
-    const code = new URL(landed.location ?? "about:blank").searchParams.get("code");
-    assert.ok(code, landed.location ?? landed.body);
-    const exchanged = await exchangeCode(server.url, {
-      code,
-      code_verifier: verifier,
-      client_id: client,
-      redirect_uri: CALLBACK,
-    });
-    assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
-    const token = exchanged.body.access_token as string;
+    const token = exchanged.accessToken;
     assert.equal(decodeJwt(token).aud, server.mcpUrl);
     assert.equal((await mcpList(token)).status, 200);
-    const refreshed = await request(server.app)
-      .post("/oauth/oauth2/token")
-      .type("form")
-      .send({
-        grant_type: "refresh_token",
-        refresh_token: exchanged.body.refresh_token as string,
-        client_id: client,
-      });
-    assert.equal(refreshed.status, 200, refreshed.text);
-    assert.equal(decodeJwt(refreshed.body.access_token).aud, server.mcpUrl);
-    assert.equal((await mcpList(refreshed.body.access_token)).status, 200);
+    const refreshed = await refreshOAuth(server.url, client, exchanged.refreshToken as string);
+    assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+    const refreshedToken = refreshed.body.access_token as string;
+    assert.equal(decodeJwt(refreshedToken).aud, server.mcpUrl);
+    assert.equal((await mcpList(refreshedToken)).status, 200);
   });
 
   test("wrong audience: a token for another resource is 401 with a Bearer challenge", async () => {

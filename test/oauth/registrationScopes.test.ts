@@ -4,23 +4,18 @@
  * gets a refresh token without asking for `offline_access`, as `@ai-sdk/mcp` 2 asks.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import request from "supertest";
 import { useTestDatabase } from "../helpers/database.js";
 import { authorizeUrl, connectByOAuth, refreshOAuth } from "../helpers/oauthFlow.js";
-import { CALLBACK, type OAuthTestServer, pkce, signUp, startOAuthApp } from "./oauthApp.js";
+import { CALLBACK, pkce, useOAuthApp } from "./oauthApp.js";
 
 useTestDatabase("oauth_registration_scopes");
 
 const EMAIL = "registration-scopes@example.com";
 
 describe("registration scopes and refresh tokens", () => {
-  let server: OAuthTestServer;
-  before(async () => {
-    server = await startOAuthApp();
-    await signUp(server.url, EMAIL);
-  });
-  after(() => server.close());
+  const server = useOAuthApp({}, EMAIL);
 
   const register = async (fields: Record<string, unknown>) => {
     const response = await request(server.app)

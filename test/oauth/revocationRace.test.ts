@@ -6,12 +6,12 @@
  * many times, since the window is a few milliseconds wide.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { useTestDatabase } from "../helpers/database.js";
 import { connectByOAuth, mcpStatusWith, refreshOAuth } from "../helpers/oauthFlow.js";
 import { Cookies } from "./httpFlow.js";
-import { type OAuthTestServer, PASSWORD, registerClient, startOAuthApp } from "./oauthApp.js";
+import { PASSWORD, registerClient, useOAuthApp } from "./oauthApp.js";
 
 useTestDatabase("oauth-revocation-race");
 
@@ -64,11 +64,7 @@ async function assertAllRefused(base: string, round: number, issued: string[]): 
 }
 
 describe("revoking a connected app while it refreshes", () => {
-  let server: OAuthTestServer;
-  before(async () => {
-    server = await startOAuthApp();
-  });
-  after(() => server.close());
+  const server = useOAuthApp();
 
   test(`no token of the revoked app works afterwards (${ROUNDS} races)`, async () => {
     const signup = await fetch(`${server.url}/auth/signup`, {

@@ -5,26 +5,23 @@
  * taken emails refused, nothing created) and spends the same per-IP points.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import request from "supertest";
 import { useTestDatabase } from "../helpers/database.js";
 import { User } from "../helpers/models.js";
-import { authorizeUrl } from "../helpers/oauthFlow.js";
+import { authorizeUrl, mcpStatusWith, redeemRedirect } from "../helpers/oauthFlow.js";
 import { Cookies, step } from "./httpFlow.js";
 import {
-  CALLBACK,
-  exchangeCode,
   type OAuthTestServer,
   PASSWORD,
   pkce,
   registerClient,
   signUp,
   startOAuthApp,
+  useOAuthApp,
 } from "./oauthApp.js";
 
 useTestDatabase("oauth-signup");
-
-const ACCEPT = "application/json, text/event-stream";
 
 /** The signed `oauth_query` the server sends a fresh browser to its sign-in page with. */
 async function signInQuery(server: OAuthTestServer, client: string, challenge: string) {
@@ -38,11 +35,7 @@ async function signInQuery(server: OAuthTestServer, client: string, challenge: s
 }
 
 describe("sign-up on the OAuth sign-in page", () => {
-  let server: OAuthTestServer;
-  before(async () => {
-    server = await startOAuthApp();
-  });
-  after(() => server.close());
+  const server = useOAuthApp();
 
   const postSignup = (cookies: Cookies, form: Record<string, string>) =>
     step(cookies, `${server.url}/oauth/signup`, form);
@@ -74,22 +67,8 @@ describe("sign-up on the OAuth sign-in page", () => {
       decision: "allow",
       oauth_query: new URL(created.location as string).search.slice(1),
     });
-    const redirect = new URL(granted.location ?? "");
-    assert.equal(`${redirect.origin}${redirect.pathname}`, CALLBACK);
-    const exchanged = await exchangeCode(server.url, {
-      code: redirect.searchParams.get("code") ?? "",
-      code_verifier: verifier,
-      client_id: client,
-      redirect_uri: CALLBACK,
-      resource: server.mcpUrl,
-    });
-    assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
-    const mcp = await request(server.app)
-      .post("/mcp")
-      .set("Authorization", `Bearer ${exchanged.body.access_token as string}`)
-      .set("Accept", ACCEPT)
-      .send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
-    assert.equal(mcp.status, 200);
+    const tokens = await redeemRedirect(granted, { base: server.url, clientId: client, verifier });
+    assert.equal(await mcpStatusWith(server.url, tokens.accessToken), 200);
     // The same account as /auth/signup makes: its password signs in there too.
     const user = await User.findOne({ email }).lean<{ name?: string }>();
     assert.equal(user?.name, "Newcomer");

@@ -7,7 +7,6 @@ import request from "supertest";
 import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
-import type { Logger } from "../../src/core/logger.js";
 import { callContext } from "../../src/core/services.js";
 import type { User as Caller, RequestContext } from "../../src/core/types.js";
 import { type AuditEvent, auditEventOf } from "../../src/ops/audit.js";
@@ -23,9 +22,11 @@ import {
   type McpTestClient,
   toolError,
 } from "../helpers/mcpClients.js";
-import { Food, Todo, User } from "../helpers/models.js";
+import { createTodo } from "../helpers/mcpWire.js";
+import { Todo, User } from "../helpers/models.js";
 import { OWNED } from "../helpers/permissions.js";
-import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { JWT_SECRET, restTerreno, todoOptions } from "../helpers/restApp.js";
+import { errorLogger } from "../helpers/serverLog.js";
 
 // A model with a nested object and a Mixed field: nested paths are listed, Mixed keys (data) are not.
 const noteSchema = new Schema({
@@ -77,15 +78,11 @@ describe("audit events", () => {
   before(async () => {
     // Older than ttlDays: gone once retention runs (MongoDB's TTL monitor, or the plugin's pruning).
     await audit.model.collection.insertOne({ ...expired });
-    terreno = new TerrenoApp({
-      userModel: User,
-      auth: { jwt: { secret: JWT_SECRET } },
+    terreno = restTerreno({
       onAudit: (event) => {
         events.push(event);
       },
     })
-      .register(modelRouter(Todo, todoOptions()))
-      .register(modelRouter(Food, foodOptions()))
       .register(
         modelRouter(AuditNote, {
           ...OWNED,
@@ -97,12 +94,7 @@ describe("audit events", () => {
     alice = await signUp(app, "alice");
     bob = await signUp(app, "bob");
     aliceCaller = toUser(await User.findById(alice.userId).orFail());
-    const res = await request(app)
-      .post("/todos")
-      .set(bearer(alice))
-      .send({ title: "alice's todo" })
-      .expect(201);
-    aliceTodo = res.body.data.id;
+    aliceTodo = await createTodo(app, alice, "alice's todo");
   });
   after(() => server.close());
   beforeEach(() => {
@@ -400,12 +392,7 @@ describe("failing audit sinks", () => {
     ["rejects", () => Promise.reject(new Error("sink down"))],
   ] as const) {
     test(`a sink that ${kind} is logged and the write still succeeds`, async () => {
-      const logged: Array<{ object: Record<string, unknown>; message?: string }> = [];
-      const logger: Logger = {
-        error: (object, message) => logged.push({ object, message }),
-        warn: () => {},
-        info: () => {},
-      };
+      const { logger, errors: logged } = errorLogger();
       const app = new TerrenoApp({
         userModel: User,
         auth: { jwt: { secret: JWT_SECRET } },

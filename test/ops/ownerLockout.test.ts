@@ -9,51 +9,31 @@ import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Express } from "express";
 import request from "supertest";
-import { TerrenoApp } from "../../src/app/TerrenoApp.js";
-import { signUp } from "../helpers/auth.js";
+import { loginFrom, PASSWORD, signUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { User } from "../helpers/models.js";
-import { JWT_SECRET } from "../helpers/restApp.js";
+import { lockoutApp } from "../helpers/restApp.js";
 
 useTestDatabase("ops_owner_lockout");
 
-const PASSWORD = "correct horse battery";
 const WRONG = "wrong horse battery";
 
-function buildApp(): Express {
-  const app = new TerrenoApp({
-    userModel: User,
-    auth: { jwt: { secret: JWT_SECRET } },
-    // Short locks, so the test can wait one out (long enough for a loaded machine to answer the
-    // owner's logins inside one); the shape is the production one.
-    rateLimit: {
-      auth: {
-        perIp: false,
-        lockout: { maxFailures: 2, maxAccountFailures: 4, lockSeconds: 10, maxLockSeconds: 10 },
-      },
-    },
-  }).build();
-  app.set("trust proxy", true);
-  return app;
-}
+// Short locks, so the test can wait one out (long enough for a loaded machine to answer the
+// owner's logins inside one); the shape is the production one.
+const buildApp = () =>
+  lockoutApp({ maxFailures: 2, maxAccountFailures: 4, lockSeconds: 10, maxLockSeconds: 10 });
 
 let next = 2;
 /** A fresh 127.0.0.x source address per request, as an attacker with many addresses has. */
 const rotatingIp = () => `127.0.0.${next++ % 250 || 1}`;
 
+/** A login from a fresh address unless `ip` is given. */
 function login(
   app: Express,
   email: string,
   password: string,
-  {
-    ip = rotatingIp(),
-    deviceToken,
-    cookie,
-  }: { ip?: string; deviceToken?: string; cookie?: string } = {},
+  { ip = rotatingIp(), ...rest }: { ip?: string; deviceToken?: string; cookie?: string } = {},
 ) {
-  const req = request(app).post("/auth/login").set("X-Forwarded-For", ip);
-  if (cookie) req.set("Cookie", cookie);
-  return req.send(deviceToken ? { email, password, deviceToken } : { email, password });
+  return loginFrom(app, ip, email, password, rest);
 }
 
 describe("a lockout that protects the owner", () => {

@@ -9,14 +9,13 @@ import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { clientIp, createRateLimit, type RateLimitOptions } from "../../src/ops/rateLimit.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, PASSWORD, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("ops_rate_limit");
 
-const PASSWORD = "correct horse battery";
 const WRONG = "wrong horse battery";
 
 function buildApp(

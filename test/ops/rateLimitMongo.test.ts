@@ -9,28 +9,17 @@ import type { Express } from "express";
 import mongoose from "mongoose";
 import request from "supertest";
 import { getMCPTools } from "../../src/ai/index.js";
-import { TerrenoApp } from "../../src/app/TerrenoApp.js";
+import type { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import type { Logger } from "../../src/core/logger.js";
 import { RATE_LIMIT_COLLECTION, type RateLimitOptions } from "../../src/ops/rateLimit.js";
-import { modelRouter } from "../../src/rest/modelRouter.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, PASSWORD, signUp, type TestUser } from "../helpers/auth.js";
 import { openConnection, useConnection, useTestDatabase } from "../helpers/database.js";
-import { Food, Todo, User } from "../helpers/models.js";
-import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { restTerreno } from "../helpers/restApp.js";
 
 const database = useTestDatabase("ops_rate_limit_mongo");
 
-const PASSWORD = "correct horse battery";
-
 function instance(rateLimit: RateLimitOptions, logger?: Logger): TerrenoApp {
-  return new TerrenoApp({
-    userModel: User,
-    auth: { jwt: { secret: JWT_SECRET } },
-    rateLimit,
-    ...(logger ? { logger } : {}),
-  })
-    .register(modelRouter(Todo, todoOptions()))
-    .register(modelRouter(Food, foodOptions()));
+  return restTerreno({ rateLimit, ...(logger ? { logger } : {}) });
 }
 
 const post = (app: Express, user: TestUser, title: string) =>

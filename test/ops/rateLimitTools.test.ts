@@ -3,20 +3,19 @@
  * getMCPTools spend the same per-caller points; a router's own `rateLimit` covers its tools.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { ToolSet } from "ai";
 import request from "supertest";
 import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { signUp, type TestUser } from "../helpers/auth.js";
+import { signedUp, signUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
   type ClientKind,
   connectClient,
-  type Listening,
-  listen,
   type McpTestClient,
+  useListening,
 } from "../helpers/mcpClients.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
@@ -72,18 +71,8 @@ describe("tool-call rate limits", () => {
     .register(modelRouter(Todo, todoOptions()))
     .register(modelRouter(Food, foodOptions({ rateLimit: { points: 2, duration: 60 } })));
   const app = terreno.build();
-  let server: Listening;
-  let ada: TestUser;
-  let bob: TestUser;
-  let cy: TestUser;
-
-  before(async () => {
-    server = await listen(app);
-    ada = await signUp(app, "ada");
-    bob = await signUp(app, "bob");
-    cy = await signUp(app, "cy");
-  });
-  after(() => server.close());
+  const server = useListening(app);
+  const [ada, bob, cy] = signedUp(app, "ada", "bob", "cy");
 
   test("MCP and AI tools share the caller's points; then 429 / {error: rate_limited}", async () => {
     const client = await connectClient("v2-auto", server.url, ada.token);

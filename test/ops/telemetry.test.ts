@@ -34,6 +34,7 @@ import {
   listen,
   type McpTestClient,
 } from "../helpers/mcpClients.js";
+import { createTodo } from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
@@ -115,12 +116,7 @@ describe("OpenTelemetry", () => {
     server = await listen(app);
     alice = await signUp(app, "alice");
     bob = await signUp(app, "bob");
-    const created = await request(app)
-      .post("/todos")
-      .set(bearer(alice))
-      .send({ title: "traced" })
-      .expect(201);
-    aliceTodo = created.body.data.id;
+    aliceTodo = await createTodo(app, alice, "traced");
   });
   after(async () => {
     await server.close();

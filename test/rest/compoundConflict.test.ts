@@ -5,20 +5,18 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { Express } from "express";
 import mongoose, { Schema } from "mongoose";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { IsAuthenticated } from "../../src/core/permissions.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import {
   connectClient,
-  type Listening,
-  listen,
   type McpTestClient,
   toolError,
+  useListening,
 } from "../helpers/mcpClients.js";
 import { User } from "../helpers/models.js";
 import { JWT_SECRET } from "../helpers/restApp.js";
@@ -35,28 +33,23 @@ const ShelfItem = mongoose.models.ShelfItem ?? mongoose.model("ShelfItem", shelf
 const all = [IsAuthenticated];
 
 describe("a compound unique index refused", () => {
-  let app: Express;
-  let alice: TestUser;
-  let server: Listening;
+  const app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
+    .register(
+      modelRouter(ShelfItem, {
+        permissions: { list: all, read: all, create: all, update: all },
+        mcp: { methods: ["create", "update"] },
+      }),
+    )
+    .build();
   let client: McpTestClient;
+  // Registered before the server's: the client closes first.
+  after(() => client.close());
+  const [alice] = signedUp(app, "alice");
+  const server = useListening(app);
 
   before(async () => {
     await ShelfItem.init();
-    app = new TerrenoApp({ userModel: User, auth: { jwt: { secret: JWT_SECRET } } })
-      .register(
-        modelRouter(ShelfItem, {
-          permissions: { list: all, read: all, create: all, update: all },
-          mcp: { methods: ["create", "update"] },
-        }),
-      )
-      .build();
-    alice = await signUp(app, "alice");
-    server = await listen(app);
     client = await connectClient("v2-auto", server.url, alice.token);
-  });
-  after(async () => {
-    await client.close();
-    await server.close();
   });
 
   test("REST: the 409 names the pair; either field alone may repeat", async () => {

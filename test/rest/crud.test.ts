@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { before, describe, test } from "node:test";
-import type { Express } from "express";
+import { describe, test } from "node:test";
 import request from "supertest";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp, signUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Todo } from "../helpers/models.js";
 import { buildRestApp, hookCalls } from "../helpers/restApp.js";
@@ -12,13 +11,8 @@ useTestDatabase("rest_crud");
 // Permissions, hidden fields, paging, validation and conflicts are asserted once for every
 // surface in test/contract; this file keeps REST serialization, hooks, soft delete and populate.
 describe("REST CRUD", () => {
-  let app: Express;
-  let alice: TestUser;
-
-  before(async () => {
-    app = buildRestApp();
-    alice = await signUp(app, "alice");
-  });
+  const app = buildRestApp();
+  const [alice] = signedUp(app, "alice");
 
   test("create serializes the document: id, dates as ISO strings, no _id or __v; hooks run", async () => {
     const res = await request(app)

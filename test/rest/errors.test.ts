@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { before, describe, test } from "node:test";
-import type { Express } from "express";
+import { describe, test } from "node:test";
 import request from "supertest";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Food, Todo } from "../helpers/models.js";
 import { buildRestApp } from "../helpers/restApp.js";
@@ -17,13 +16,8 @@ function assertErrorShape(body: Record<string, unknown>, status: number, code: s
 }
 
 describe("REST errors", () => {
-  let app: Express;
-  let alice: TestUser;
-
-  before(async () => {
-    app = buildRestApp();
-    alice = await signUp(app, "alice");
-  });
+  const app = buildRestApp();
+  const [alice] = signedUp(app, "alice");
 
   test("malformed JSON is a 400 JSON body, not Express's HTML page", async () => {
     const res = await request(app)

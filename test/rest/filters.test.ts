@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import type { Express } from "express";
 import request from "supertest";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { buildRestApp } from "../helpers/restApp.js";
 
@@ -14,12 +13,10 @@ const titles = (res: request.Response) =>
 // Equality, $gt/$gte/$in/$regex, unknown and hidden fields, $where, paging and sort are
 // asserted once for every surface in test/contract; this file keeps REST query-string parsing.
 describe("REST list filters", () => {
-  let app: Express;
-  let alice: TestUser;
+  const app = buildRestApp();
+  const [alice] = signedUp(app, "alice");
 
   before(async () => {
-    app = buildRestApp();
-    alice = await signUp(app, "alice");
     const todos = [
       {
         title: "alpha",

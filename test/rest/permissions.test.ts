@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import type { Express } from "express";
 import request from "supertest";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import {
@@ -10,7 +9,7 @@ import {
   IsOwnerOrReadOnly,
 } from "../../src/core/permissions.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
-import { bearer, signUp, type TestUser } from "../helpers/auth.js";
+import { bearer, signedUp, signUp } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { buildRestApp, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
@@ -18,15 +17,11 @@ import { buildRestApp, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 useTestDatabase("rest_perms");
 
 describe("REST permissions", () => {
-  let app: Express;
-  let alice: TestUser;
-  let bob: TestUser;
+  const app = buildRestApp();
+  const [alice, bob] = signedUp(app, "alice", "bob");
   let aliceTodoId: string;
 
   before(async () => {
-    app = buildRestApp();
-    alice = await signUp(app, "alice");
-    bob = await signUp(app, "bob");
     const res = await request(app)
       .post("/todos")
       .set(bearer(alice))

@@ -11,14 +11,13 @@ import jwt from "jsonwebtoken";
 import qs from "qs";
 import request from "supertest";
 import { answerClientErrorsAsJson } from "../../src/app/clientErrors.js";
-import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { IsAuthenticated } from "../../src/core/permissions.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { toolCallMessage } from "../helpers/mcpWire.js";
 import { Food, Todo, User } from "../helpers/models.js";
-import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { JWT_SECRET, restTerreno, todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("bad_input");
 
@@ -1006,13 +1005,7 @@ describe("bad input corpus: REST and MCP refuse clearly, write nothing, leak not
   let hashes: string[];
 
   before(async () => {
-    app = new TerrenoApp({
-      userModel: User,
-      auth: { jwt: { secret: JWT_SECRET } },
-      jsonLimit: "20kb",
-    })
-      .register(modelRouter(Todo, todoOptions()))
-      .register(modelRouter(Food, foodOptions()))
+    app = restTerreno({ jsonLimit: "20kb" })
       // A router over users, to probe a select:false field (passwordHash) on REST.
       .register(
         modelRouter(User, {

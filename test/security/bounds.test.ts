@@ -13,7 +13,6 @@ import request from "supertest";
 import { getMCPTools } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { findTooDeep, MAX_DEPTH } from "../../src/core/inputSafety.js";
-import type { Logger } from "../../src/core/logger.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { DEFAULT_MAX_ITEMS } from "../../src/schema/index.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
@@ -21,6 +20,7 @@ import { useTestDatabase } from "../helpers/database.js";
 import { Food, Todo, User } from "../helpers/models.js";
 import { SIGNED_IN } from "../helpers/permissions.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
+import { errorLogger } from "../helpers/serverLog.js";
 
 useTestDatabase("security_bounds");
 
@@ -49,12 +49,7 @@ describe("input bounds", () => {
   let app: Express;
   let terreno: TerrenoApp;
   let alice: TestUser;
-  const faults: unknown[] = [];
-  const logger: Logger = {
-    error: (...args: unknown[]) => faults.push(args),
-    warn: () => {},
-    info: () => {},
-  } as unknown as Logger;
+  const { logger, errors: faults } = errorLogger();
 
   before(async () => {
     // The default jsonLimit (100kb): room for ~50,000 levels, and for 5,000 tags.

@@ -13,6 +13,7 @@ import { after, before, describe, test } from "node:test";
 import { createExampleApp } from "../../example-backend/app.js";
 import type { RunningServer } from "../../src/index.js";
 import { findFreePort } from "../../src/testing/ferretdbServer.js";
+import { PASSWORD } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
 import { ACCEPT, initializeMessage } from "../helpers/mcpWire.js";
 import { serverLog } from "../helpers/serverLog.js";
@@ -28,7 +29,6 @@ function navigate(url: string): Promise<{ status: number; location?: string }> {
     }).on("error", reject);
   });
 }
-const PASSWORD = "correct horse battery";
 
 describe("the example under the second red team's inputs", () => {
   const log = serverLog();

@@ -12,8 +12,8 @@ import {
   type Outcome,
   successFromBody,
 } from "../outcome.js";
-import type { Actor, World } from "../world.js";
-import { toolDriver } from "./toolDriver.js";
+import type { World } from "../world.js";
+import { sessionDriver } from "./toolDriver.js";
 import type { Driver } from "./types.js";
 
 export type AiMode = "execute" | "generateText";
@@ -102,27 +102,16 @@ async function viaModel(tools: ToolSet, name: string, input: unknown): Promise<O
 }
 
 export function aiDriver(world: World, mode: AiMode): Driver {
-  const toolSets = new Map<Actor, ToolSet>();
-  // Async: the workspace models' permissions (WorkspaceRole) read the memberships.
-  const toolsFor = async (as: Actor): Promise<ToolSet> => {
-    let tools = toolSets.get(as);
-    if (!tools) {
-      tools =
-        as === "anon"
-          ? getMCPTools({ app: world.app })
-          : await getMCPToolsAsync({ app: world.app, user: world.accounts[as].caller });
-      toolSets.set(as, tools);
-    }
-    return tools;
-  };
-
-  return toolDriver(
-    `ai ${mode}`,
-    async (as, name, input) => {
-      const tools = await toolsFor(as);
-      if (!tools[name]) return { ok: false, absent: true, raw: Object.keys(tools).join(",") };
-      return mode === "execute" ? viaExecute(tools, name, input) : viaModel(tools, name, input);
-    },
-    async () => toolSets.clear(),
-  );
+  return sessionDriver(`ai ${mode}`, async (as) => {
+    // Async: the workspace models' permissions (WorkspaceRole) read the memberships.
+    const tools =
+      as === "anon"
+        ? getMCPTools({ app: world.app })
+        : await getMCPToolsAsync({ app: world.app, user: world.accounts[as].caller });
+    return {
+      offered: Object.keys(tools),
+      call: (name, input) =>
+        mode === "execute" ? viaExecute(tools, name, input) : viaModel(tools, name, input),
+    };
+  });
 }

@@ -19,16 +19,9 @@ import {
   statusOf,
   successFromBody,
 } from "../outcome.js";
-import type { Actor, World } from "../world.js";
-import { toolDriver } from "./toolDriver.js";
+import type { World } from "../world.js";
+import { sessionDriver } from "./toolDriver.js";
 import type { Driver } from "./types.js";
-
-interface Session {
-  client?: McpTestClient;
-  tools?: Set<string>;
-  /** Set when the client could not even connect (e.g. 401 for an anonymous caller). */
-  refused?: Failure;
-}
 
 /** The JSON-RPC error code inside an HTTP error's body text, if it has one. */
 function jsonRpcCodeIn(text: unknown): number | undefined {
@@ -79,40 +72,26 @@ function normalize(result: ToolCallOutcome): Outcome {
 }
 
 export function mcpDriver(world: World, kind: ClientKind): Driver {
-  const sessions = new Map<Actor, Session>();
-
-  async function session(as: Actor): Promise<Session> {
-    let current = sessions.get(as);
-    if (current) return current;
-    current = {};
-    sessions.set(as, current);
+  return sessionDriver(`mcp ${kind}`, async (as) => {
+    let client: McpTestClient | undefined;
     try {
       const token = as === "anon" ? undefined : world.accounts[as].token;
-      current.client = await connectClient(kind, world.server.url, token);
-      current.tools = new Set((await current.client.listTools()).map((tool) => tool.name));
+      const connected = await connectClient(kind, world.server.url, token);
+      client = connected;
+      const offered = (await connected.listTools()).map((tool) => tool.name);
+      return {
+        offered,
+        call: async (name, input) => {
+          try {
+            return normalize(await connected.callTool(name, input));
+          } catch (error) {
+            return failureFromThrown(error);
+          }
+        },
+        close: () => connected.close(),
+      };
     } catch (error) {
-      current.refused = failureFromThrown(error);
+      return { refused: failureFromThrown(error), close: async () => client?.close() };
     }
-    return current;
-  }
-
-  return toolDriver(
-    `mcp ${kind}`,
-    async (as, name, input) => {
-      const { client, tools, refused } = await session(as);
-      if (refused) return refused;
-      if (!client || !tools?.has(name)) {
-        return { ok: false, absent: true, raw: [...(tools ?? [])].join(",") };
-      }
-      try {
-        return normalize(await client.callTool(name, input));
-      } catch (error) {
-        return failureFromThrown(error);
-      }
-    },
-    async () => {
-      for (const { client } of sessions.values()) await client?.close();
-      sessions.clear();
-    },
-  );
+  });
 }
