@@ -7,8 +7,8 @@
  *
  * The plugin contract (src/plugin: TerrenoPlugin, AppContext, TerrenoAppOptions) is types only:
  * the services and adapters that are plugins import it, and it names their types back (type-only
- * imports, never a value). Nothing below src/app imports src/app (a test proves the rule fires:
- * test/app/layerRules.test.ts). What two adapters share sits below them: the AI
+ * imports, never a value). Nothing below src/app imports src/app (scripts/checkLayerRules.ts,
+ * run by check:deps, proves the rule fires). What two adapters share sits below them: the AI
  * SDK tool set (ai and chat) in src/tools/aiSdk, the default MCP path (mcp and oauth) in
  * src/http, and plugins mount their own models with `AppContext.modelRouter`, not src/rest.
  * No exceptions: a new violation fails CI.
