@@ -18,6 +18,7 @@ import {
 import type { Response } from "express";
 import { validationFailed } from "../core/errors.js";
 import type { User } from "../core/types.js";
+import { setRequestWorkspace } from "../http/requestWorkspace.js";
 import {
   type ApprovalScope,
   approvalAnswers,
@@ -72,6 +73,8 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
     const existing = persist ? await findConversation(user, body) : undefined;
     // A continued conversation acts in the workspace it was started in (409 if asked elsewhere).
     const workspace = await chatWorkspace(terreno, req, user, existing);
+    const actedIn = existing?.workspaceId ?? workspace.store;
+    if (actedIn) setRequestWorkspace(req, () => actedIn);
     let conversationId = existing?.id;
     const keyOf = (id: string | undefined) => (persist ? id : (body.id ?? "none"));
     const approvalScope = (): ApprovalScope => ({
