@@ -4,6 +4,8 @@
  * `workspace` option keeps each call in the caller's current workspace (X-Workspace-Id, a bound
  * token, or their only one): another workspace's project is 404, and `workspaceId` is set by
  * the server. Viewers list and read; members also create and update; owners also delete.
+ * `budgetCents` is the owners' alone: to members and viewers it is a field projects do not
+ * have (absent from results, schemas, filters and sorts), and so not theirs to write either.
  */
 import {
   type ModelRouterOptions,
@@ -39,7 +41,8 @@ const projectOptions: ModelRouterOptions<typeof Project> = {
     update: [WorkspaceRole("member")],
     delete: [WorkspaceRole("owner")],
   },
-  queryFields: ["name", "status", "lead"],
+  queryFields: ["name", "status", "lead", "budgetCents"],
+  fields: { budgetCents: { read: [WorkspaceRole("owner")] } },
   sort: "-createdAt",
   populatePaths: [{ path: "lead", fields: ["name"] }],
   preCreate: checkLead,

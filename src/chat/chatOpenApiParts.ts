@@ -57,6 +57,10 @@ export const SCHEMAS: Record<string, OpenApiJson> = {
       ownerId: { type: "string" },
       title: { type: "string", maxLength: 200 },
       clientId: { type: "string", description: "The useChat id it was started from." },
+      workspaceId: {
+        type: "string",
+        description: "The workspace it was started in; every later turn acts there.",
+      },
       createdAt: { type: "string", format: "date-time" },
       updatedAt: { type: "string", format: "date-time" },
     },

@@ -31,6 +31,7 @@ export function conversationsRouter({ modelRouter }: Pick<AppContext, "modelRout
     readOnlyFields: [
       "ownerId",
       "clientId",
+      "workspaceId",
       "activeStreamId",
       "stopStreamId",
       "createdAt",

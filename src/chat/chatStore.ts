@@ -37,32 +37,57 @@ function titleFrom(message: UIMessage | undefined): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** A stored conversation a request continues: its id, and the workspace it was started in. */
+export interface ContinuedConversation {
+  id: string;
+  workspaceId?: string;
+}
+
+function continued(doc: PlainObject): ContinuedConversation {
+  const workspaceId = doc.workspaceId;
+  return {
+    id: String(doc.id ?? doc._id),
+    ...(typeof workspaceId === "string" && workspaceId ? { workspaceId } : {}),
+  };
+}
+
 /**
  * The stored conversation a request continues, without creating one: `conversationId` (the
  * sender's own, else 404), else the one started from the useChat `id` (plain useChat never sends
  * `conversationId`), else none. Only its owner continues a conversation: an admin may read
  * anyone's, but a turn's messages and tool calls are the sender's.
  */
-export async function findConversation(user: User, body: ChatBody): Promise<string | undefined> {
+export async function findConversation(
+  user: User,
+  body: ChatBody,
+): Promise<ContinuedConversation | undefined> {
   if (body.conversationId) {
     const found = await findOwnedConversation(user, body.conversationId, "POST /chat");
     if (String(found.ownerId) !== user.id) throw notFound();
-    return String(found.id);
+    return continued(found);
   }
   if (!body.id) return undefined;
   const found = await Conversation.findOne({
     ownerId: user.id,
     clientId: body.id,
   }).lean<PlainObject>();
-  return found ? String(found._id) : undefined;
+  return found ? continued(found) : undefined;
 }
 
-/** A new conversation for a request that continues none, titled after its first user message. */
-export async function createConversation(user: User, body: ChatBody): Promise<string> {
+/**
+ * A new conversation for a request that continues none, titled after its first user message,
+ * kept in `workspaceId` (the workspace the request acts in, when it has one).
+ */
+export async function createConversation(
+  user: User,
+  body: ChatBody,
+  workspaceId: string | undefined,
+): Promise<string> {
   const created = await Conversation.create({
     ownerId: user.id,
     title: titleFrom(body.messages.find((m) => m.role === "user")),
     ...(body.id ? { clientId: body.id } : {}),
+    ...(workspaceId ? { workspaceId } : {}),
   });
   return String(created._id);
 }

@@ -18,7 +18,7 @@ import {
 import type { Response } from "express";
 import { validationFailed } from "../core/errors.js";
 import type { User } from "../core/types.js";
-import { WORKSPACE_HEADER } from "../core/workspace.js";
+import { setRequestWorkspace } from "../http/requestWorkspace.js";
 import {
   type ApprovalScope,
   approvalAnswers,
@@ -33,6 +33,7 @@ import { createConversation, findConversation, saveMessage } from "./chatStore.j
 import { errorCodeOf, telemetryRecorder, toolCallNames } from "./chatTelemetry.js";
 import { type ChatToolsOptions, chatTools } from "./chatTools.js";
 import type { ChatTurns } from "./chatTurns.js";
+import { chatWorkspace } from "./chatWorkspace.js";
 import { Redactor, redactModelMessage } from "./redact.js";
 import { restoreTransform } from "./restoreStream.js";
 import type { ChatApp, ChatApproval } from "./types.js";
@@ -55,12 +56,6 @@ export interface ChatStreamSettings {
   turns: ChatTurns;
 }
 
-/** The workspace the chat request names, as every HTTP surface reads it (`X-Workspace-Id`). */
-function workspaceOf(req: ChatRequest): { workspaceId?: string } {
-  const id = req.get(WORKSPACE_HEADER)?.trim();
-  return id ? { workspaceId: id } : {};
-}
-
 export function chatStreamHandler(settings: ChatStreamSettings) {
   const { app: terreno, model, persist } = settings;
   // Telemetry names the model with its provider (`openai.chat:gpt-4o-mini`), once per plugin.
@@ -76,7 +71,11 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
     // Nothing is written until the request's approval answers are checked: a refused answer
     // leaves no conversation, message or tool run behind.
     const existing = persist ? await findConversation(user, body) : undefined;
-    let conversationId = existing;
+    // A continued conversation acts in the workspace it was started in (409 if asked elsewhere).
+    const workspace = await chatWorkspace(terreno, req, user, existing);
+    const actedIn = existing?.workspaceId ?? workspace.store;
+    if (actedIn) setRequestWorkspace(req, () => actedIn);
+    let conversationId = existing?.id;
     const keyOf = (id: string | undefined) => (persist ? id : (body.id ?? "none"));
     const approvalScope = (): ApprovalScope => ({
       user,
@@ -91,7 +90,7 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
       docsTool: settings.docsTool,
       serverOrigin: `${req.protocol}://${req.get("host") ?? "localhost"}`,
       user,
-      ...workspaceOf(req),
+      ...(workspace.workspaceId ? { workspaceId: workspace.workspaceId } : {}),
       approvalScope,
       redactor,
       executed,
@@ -114,12 +113,13 @@ export function chatStreamHandler(settings: ChatStreamSettings) {
     // A user's remote files (only with `remoteFiles`), fetched through the fence before anything
     // is written; the model gets their bytes.
     const fetched = await settings.files.fetchAll(body.remoteFiles, terreno.logger);
-    const existingKey = keyOf(existing);
+    const existingKey = keyOf(existing?.id);
     await claimApprovalAnswers(
       existingKey === undefined ? undefined : { user, conversationKey: existingKey },
       approvalAnswers(messages),
     );
-    if (persist && !conversationId) conversationId = await createConversation(user, body);
+    if (persist && !conversationId)
+      conversationId = await createConversation(user, body, workspace.store);
     const last = body.messages.at(-1);
     // Stored before the model runs, so that the question is kept even if the answer fails.
     if (persist && conversationId && last?.role === "user") {

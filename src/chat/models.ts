@@ -18,6 +18,11 @@ const conversationSchema = new Schema(
     title: { type: String, maxlength: 200, default: "New conversation" },
     /** The `id` useChat sends, when the conversation was started from one. */
     clientId: { type: String, maxlength: 200 },
+    /**
+     * The workspace the conversation was started in (an app with workspaces): every later turn
+     * acts there (chatStream.ts), whatever workspace the client names then.
+     */
+    workspaceId: { type: String, maxlength: 200 },
     /** The turn streaming now (chatTurns.ts): a reload reattaches to it. Unset between turns. */
     activeStreamId: { type: String, maxlength: 200 },
     /** Set to `activeStreamId` by a Stop: the instance running that turn ends it. */

@@ -16,12 +16,12 @@ const byResource = new WeakMap<Resource, Map<string, SurfaceView>>();
 
 export async function callerView(
   resource: Resource,
-  ctx: Pick<RequestContext, "transport" | "user">,
+  ctx: Pick<RequestContext, "transport" | "user" | "scopes" | "workspace">,
 ): Promise<SurfaceView> {
   const surface = surfaceOf(ctx.transport);
   const rules = resource.options.fields;
   if (!rules || Object.keys(rules).length === 0) return resource.views[surface];
-  const answers = await fieldVerdicts(rules, ctx.user);
+  const answers = await fieldVerdicts(rules, ctx);
   // Denied every rule: the view built for every caller.
   if (!answers.includes("1")) return resource.views[surface];
   const key = `${surface}:${answers}`;

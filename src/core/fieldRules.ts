@@ -1,8 +1,9 @@
 /**
  * Per-role field rules (`fields: {costCents: {read: [IsAdmin], write: [IsAdmin]}}`): which
  * callers may read, and which may write, one field. Judged per caller, never per document: the
- * rule's permission methods are called `("read" | "create" | "update", user)` with no document,
- * as the method-level checks that decide which tools a caller sees are, because the answer
+ * rule's permission methods are called `("read" | "create" | "update", user, undefined, caller)`
+ * with no document, as the method-level checks that decide which tools a caller sees are (the
+ * call is passed so `WorkspaceRole` answers for the current workspace), because the answer
  * shapes the caller's view (schemas, filters, sorts, populate selections), not one record.
  *
  * A field a caller may not read is, to them, a field the model does not have: hidden from
@@ -11,7 +12,7 @@
  * per resource (tool catalogs, describe_models, OpenAPI, resources, documents of this model
  * populated into another's) apply every rule, as for a caller who passes none.
  */
-import type { PermissionMethod, User } from "./types.js";
+import type { PermissionCaller, PermissionMethod } from "./types.js";
 
 /** Who may read and who may write one field. Every check listed must pass; `[]`: nobody. */
 export interface FieldRule<TDoc = unknown> {
@@ -46,12 +47,12 @@ export function allDenied(rules: Rules | undefined): FieldDenials {
 async function passes(
   checks: readonly PermissionMethod[] | undefined,
   method: "read" | "create" | "update",
-  user: User | undefined,
+  caller: PermissionCaller,
 ): Promise<boolean> {
   if (checks === undefined) return true;
   if (checks.length === 0) return false;
   for (const check of checks) {
-    if (!(await check(method, user))) return false;
+    if (!(await check(method, caller.user, undefined, caller))) return false;
   }
   return true;
 }
@@ -60,15 +61,15 @@ async function passes(
  * One letter per rule and question, in the rules' order, `1` for allowed: the key of the
  * caller's view (callers who get the same answers share one view).
  */
-export async function fieldVerdicts(rules: Rules, user: User | undefined): Promise<string> {
+export async function fieldVerdicts(rules: Rules, caller: PermissionCaller): Promise<string> {
   let key = "";
   for (const rule of Object.values(rules)) {
     const read = checksOf(rule?.read);
     const write = checksOf(rule?.write);
-    const mayRead = await passes(read, "read", user);
+    const mayRead = await passes(read, "read", caller);
     key += mayRead ? "1" : "0";
-    key += mayRead && (await passes(write, "create", user)) ? "1" : "0";
-    key += mayRead && (await passes(write, "update", user)) ? "1" : "0";
+    key += mayRead && (await passes(write, "create", caller)) ? "1" : "0";
+    key += mayRead && (await passes(write, "update", caller)) ? "1" : "0";
   }
   return key;
 }

@@ -217,6 +217,8 @@ export interface IdempotencyGuard {
 export interface ToolCallTrace {
   /** The call failed with this error (a result with `isError`, or an `{error}` output). */
   fail(error: TerrenoError): void;
+  /** The call's context, once made: its span names the workspace it resolved, if any. */
+  context(ctx: Pick<RequestContext, "workspace">): void;
 }
 
 export interface ToolCallInfo {

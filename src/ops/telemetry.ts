@@ -7,6 +7,8 @@
  * - Tools (MCP and AI SDK): one span per call, named `tools/call todos_list` (MCP semantic
  *   conventions), and the `mcp.server.operation.duration` histogram.
  * - Every failure on any surface: the `terreno.errors` counter, by surface, operation and code.
+ * - Both spans name the workspace the call resolved (`terreno.workspace.id`), when it resolved
+ *   one; the metrics do not (one series per workspace would be unbounded).
  */
 import {
   type Attributes,
@@ -24,9 +26,13 @@ import {
 import type { NextFunction, Request, Response } from "express";
 import type { TerrenoError } from "../core/errors.js";
 import { normalizeError } from "../core/normalizeError.js";
-import type { ToolCallInfo, ToolCallTrace } from "../core/types.js";
+import type { RequestContext, ToolCallInfo, ToolCallTrace } from "../core/types.js";
 import { errorCodeOf } from "../http/errorCode.js";
+import { requestWorkspaceOf } from "../http/requestWorkspace.js";
 import { routeTemplate } from "../http/routeTemplate.js";
+
+/** The span attribute naming the workspace a request or tool call acted in. */
+const WORKSPACE_ATTRIBUTE = "terreno.workspace.id";
 
 /** The instrumentation scope of every span and instrument. */
 export const TELEMETRY_SCOPE = "terreno-mcp";
@@ -146,6 +152,8 @@ export function httpTelemetry() {
       };
       span.setAttributes(common);
       if (errorType) span.setAttribute("terreno.error.code", errorType);
+      const workspaceId = requestWorkspaceOf(req);
+      if (workspaceId) span.setAttribute(WORKSPACE_ATTRIBUTE, workspaceId);
       if (status >= 500 || !finished)
         span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
       span.end();
@@ -173,9 +181,13 @@ export async function traceToolCall<T>(
 ): Promise<T> {
   const started = performance.now();
   let failure: TerrenoError | undefined;
+  let call: Pick<RequestContext, "workspace"> | undefined;
   const handle: ToolCallTrace = {
     fail(error) {
       failure = error;
+    },
+    context(ctx) {
+      call = ctx;
     },
   };
   const method = info.method ?? "tools/call";
@@ -204,6 +216,9 @@ export async function traceToolCall<T>(
       failure ??= normalizeError(error);
       throw error;
     } finally {
+      // Only a workspace the call resolved (never looked up here): none for an unscoped tool.
+      const workspaceId = call?.workspace?.settled()?.id;
+      if (workspaceId) span.setAttribute(WORKSPACE_ATTRIBUTE, workspaceId);
       if (failure) {
         span.setAttributes({ "error.type": failure.code, "terreno.error.code": failure.code });
         // A failure the call could not report as a result left as a JSON-RPC error.

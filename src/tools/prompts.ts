@@ -175,6 +175,7 @@ export async function runPromptCall<T>(
         operation: prompt.name,
       });
       const ctx: PromptContext = { ...base, records: recordsOf(base, services) };
+      trace.context(base);
       try {
         const answer = await verdict(prompt.access, ctx);
         if (answer !== "allowed") {

@@ -185,6 +185,7 @@ async function runSteps(
   };
   if (call.failure) return failed(call.failure);
   const ctx = contextOf(tool, call, options);
+  trace?.context(ctx);
   try {
     await settleWorkspace(tool.access, ctx);
     const answer = await verdict(tool.access, ctx);

@@ -1,7 +1,8 @@
 /**
  * The example's workspaces and projects: the role matrix (viewers list and read, members also
  * create and update, owners also delete) over REST and MCP, a workspace's projects invisible
- * from another, the lead a member of the same workspace, and nothing made at sign-up.
+ * from another, the lead a member of the same workspace, nothing made at sign-up, and the
+ * budget only the workspace's owners see (a field rule judged with the current workspace).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -240,6 +241,121 @@ describe("example: workspaces and projects", () => {
       assert.equal(toolError(read).code, "not_found");
     } finally {
       await outsider.close();
+    }
+  });
+
+  test("budgetCents: owners see, sort and filter by it; to members and viewers it is unknown", async () => {
+    for (const [name, budgetCents] of [
+      ["Budget small", 500],
+      ["Budget large", 90_000],
+    ] as const) {
+      const made = await request(express)
+        .post("/projects")
+        .set(bearer(ada))
+        .send({ name, budgetCents });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      assert.equal(made.body.data.budgetCents, budgetCents);
+    }
+    const fractional = await request(express)
+      .post("/projects")
+      .set(bearer(ada))
+      .send({ name: "Budget fraction", budgetCents: 1.5 });
+    assert.equal(fractional.status, 400, JSON.stringify(fractional.body));
+    // A member may not write what they may not read: refused as an unknown field is.
+    const memberWrites = await request(express)
+      .post("/projects")
+      .set(bearer(bob))
+      .send({ name: "Budget by a member", budgetCents: 1 });
+    const memberUnknown = await request(express)
+      .post("/projects")
+      .set(bearer(bob))
+      .send({ name: "Unknown by a member", budgetCentz: 1 });
+    assert.equal(memberWrites.status, 400, JSON.stringify(memberWrites.body));
+    assert.equal(memberWrites.status, memberUnknown.status);
+    assert.equal(memberWrites.body.code, memberUnknown.body.code);
+
+    const ownerSorted = await request(express)
+      .get("/projects?name[$regex]=^Budget&sort=-budgetCents")
+      .set(bearer(ada));
+    assert.equal(ownerSorted.status, 200, JSON.stringify(ownerSorted.body));
+    assert.deepEqual(
+      ownerSorted.body.data.map((p: { name: string; budgetCents: number }) => [
+        p.name,
+        p.budgetCents,
+      ]),
+      [
+        ["Budget large", 90_000],
+        ["Budget small", 500],
+      ],
+    );
+    const ownerFiltered = await request(express).get("/projects?budgetCents=500").set(bearer(ada));
+    assert.equal(ownerFiltered.status, 200, JSON.stringify(ownerFiltered.body));
+    assert.deepEqual(
+      ownerFiltered.body.data.map((p: { name: string }) => p.name),
+      ["Budget small"],
+    );
+
+    for (const user of [bob, cy]) {
+      const list = await request(express).get("/projects").set(bearer(user));
+      assert.equal(list.status, 200);
+      assert.ok(list.body.data.some((p: { name: string }) => p.name === "Budget large"));
+      assert.equal(list.text.includes("budgetCents"), false, list.text);
+      assert.equal(list.text.includes("90000"), false, list.text);
+      for (const [hidden, unknown] of [
+        ["/projects?sort=-budgetCents", "/projects?sort=-budgetCentz"],
+        ["/projects?budgetCents=500", "/projects?budgetCentz=500"],
+      ]) {
+        const refused = await request(express).get(hidden).set(bearer(user));
+        const asUnknown = await request(express).get(unknown).set(bearer(user));
+        assert.equal(refused.status, 400, JSON.stringify(refused.body));
+        assert.equal(refused.status, asUnknown.status);
+        assert.equal(refused.body.code, asUnknown.body.code);
+        assert.equal(
+          JSON.stringify(refused.body).replaceAll("budgetCents", "X"),
+          JSON.stringify(asUnknown.body).replaceAll("budgetCentz", "X"),
+        );
+      }
+    }
+
+    const owner = await connectClient("v2-auto", server.url, ada.token);
+    try {
+      const listed = await owner.callTool("projects_list", {
+        filter: { budgetCents: 90_000 },
+        sort: "-budgetCents",
+      });
+      assert.ok(!listed.isError, JSON.stringify(listed.content));
+      assert.deepEqual(
+        (
+          listed.structuredContent as { data: Array<{ name: string; budgetCents: number }> }
+        ).data.map((p) => [p.name, p.budgetCents]),
+        [["Budget large", 90_000]],
+      );
+    } finally {
+      await owner.close();
+    }
+    for (const user of [bob, cy]) {
+      const client = await connectClient("v2-auto", server.url, user.token);
+      try {
+        const listed = await client.callTool("projects_list", {});
+        assert.ok(!listed.isError, JSON.stringify(listed.content));
+        assert.equal(JSON.stringify(listed.structuredContent).includes("budgetCents"), false);
+        for (const [hidden, unknown] of [
+          [{ sort: "-budgetCents" }, { sort: "-budgetCentz" }],
+          [{ filter: { budgetCents: 500 } }, { filter: { budgetCentz: 500 } }],
+        ]) {
+          const refused = await client.callTool("projects_list", hidden);
+          const asUnknown = await client.callTool("projects_list", unknown);
+          assert.equal(refused.isError, true, JSON.stringify(refused.content));
+          assert.equal(asUnknown.isError, true);
+          assert.equal(toolError(refused).code, toolError(asUnknown).code);
+          assert.equal(
+            JSON.stringify(toolError(refused)).replaceAll("budgetCents", "X"),
+            JSON.stringify(toolError(asUnknown)).replaceAll("budgetCentz", "X"),
+          );
+        }
+      } finally {
+        await client.close();
+      }
     }
   });
 });

@@ -20,11 +20,13 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import type { ModelMessage } from "ai";
 import type { Express } from "express";
+import mongoose, { Schema } from "mongoose";
 import request from "supertest";
-import { getMCPTools } from "../../src/ai/index.js";
+import { getMCPTools, getMCPToolsAsync } from "../../src/ai/index.js";
 import { TerrenoApp } from "../../src/app/TerrenoApp.js";
 import { toUser } from "../../src/auth/userPlugin.js";
 import type { Logger } from "../../src/core/logger.js";
+import { WorkspaceRole } from "../../src/core/workspace.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
@@ -39,6 +41,16 @@ import { Food, Todo, User } from "../helpers/models.js";
 import { foodOptions, JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
 useTestDatabase("ops_telemetry");
+
+const Ticket =
+  mongoose.models.Ticket ??
+  mongoose.model(
+    "Ticket",
+    new Schema({
+      title: { type: String, default: "t" },
+      workspaceId: { type: Schema.Types.ObjectId, ref: "Workspace", required: true },
+    }),
+  );
 
 // The SDK this app would register, with in-memory exporters; removed again after the file.
 const spanExporter = new InMemorySpanExporter();
@@ -347,6 +359,82 @@ describe("OpenTelemetry", () => {
         point.attributes["terreno.operation"] === "PATCH /todos/:id",
     );
     assert.equal(restErrors?.attributes["terreno.error.code"], "not_found");
+  });
+
+  test("spans name the workspace a call resolved (terreno.workspace.id), never the header as sent", async () => {
+    const teams = new TerrenoApp({
+      userModel: User,
+      auth: { jwt: { secret: JWT_SECRET } },
+      logger: silent,
+      workspaces: true,
+    })
+      .register(modelRouter(Todo, todoOptions()))
+      .register(
+        modelRouter(Ticket, {
+          workspace: "workspaceId",
+          permissions: { list: [WorkspaceRole("viewer")], read: [WorkspaceRole("viewer")] },
+          mcp: { methods: ["list"] },
+        }),
+      );
+    const teamsApp = teams.build();
+    const listening = await listen(teamsApp);
+    try {
+      const carol = await signUp(teamsApp, "carol");
+      const directory = teams.workspaces;
+      assert.ok(directory);
+      const mine = String((await directory.Workspace.create({ name: "Carol's" }))._id);
+      const other = String((await directory.Workspace.create({ name: "Not Carol's" }))._id);
+      await directory.Membership.create({
+        workspaceId: mine,
+        userId: carol.userId,
+        role: "viewer",
+      });
+      const workspaceOf = (span: ReadableSpan) => span.attributes["terreno.workspace.id"];
+
+      spanExporter.reset();
+      await request(teamsApp).get("/tickets").set(bearer(carol)).expect(200);
+      await request(teamsApp)
+        .get("/tickets")
+        .set(bearer(carol))
+        .set("X-Workspace-Id", mine)
+        .expect(200);
+      await request(teamsApp)
+        .get("/tickets")
+        .set(bearer(carol))
+        .set("X-Workspace-Id", other)
+        .expect(404);
+      await request(teamsApp).get("/todos").set(bearer(carol)).expect(200);
+      const listed = await spansNamed("GET /tickets", 3);
+      assert.deepEqual(listed.map(workspaceOf), [mine, mine, undefined]);
+      const [todos] = await spansNamed("GET /todos");
+      assert.equal(workspaceOf(todos), undefined);
+
+      spanExporter.reset();
+      const client = await connectClient("v2-auto", listening.url, carol.token);
+      try {
+        const result = await client.callTool("tickets_list", {});
+        assert.equal(result.isError, undefined, JSON.stringify(result.content));
+        await client.callTool("todos_list", {});
+      } finally {
+        await client.close();
+      }
+      const [mcpSpan] = await spansNamed("tools/call tickets_list");
+      assert.equal(workspaceOf(mcpSpan), mine);
+      const [unscoped] = await spansNamed("tools/call todos_list");
+      assert.equal(workspaceOf(unscoped), undefined);
+
+      const user = toUser(await User.findById(carol.userId).orFail());
+      const tools = await getMCPToolsAsync({ app: teams, user, workspaceId: mine });
+      const run = tools.tickets_list?.execute;
+      assert.ok(run);
+      await run({}, { toolCallId: "call-ws", messages: [] as ModelMessage[], context: {} });
+      const aiSpans = await spansNamed("tools/call tickets_list", 2);
+      const aiSpan = aiSpans.find((span) => span.attributes["gen_ai.tool.call.id"] === "call-ws");
+      assert.ok(aiSpan);
+      assert.equal(workspaceOf(aiSpan), mine);
+    } finally {
+      await listening.close();
+    }
   });
 
   test("telemetry: {http: false} leaves HTTP spans to another instrumentation; tool spans stay", async () => {
