@@ -218,7 +218,8 @@ export function changeLog(
       const { snapshot } = record;
       if (record.outcome !== "success" || !record.documentId) return;
       const resource = resourceNamed(ctx, record.model);
-      const deleted = snapshot?.before !== undefined && snapshot.after === undefined;
+      // A delete keeps the record as stored (soft or hard) for its undo.
+      const deleted = record.action === "delete" && snapshot?.before !== undefined;
       const userId = text(ctx.user?.id);
       const tokenId = text(ctx.user?.tokenId);
       const authMethod = text(ctx.user?.authMethod);
@@ -236,7 +237,7 @@ export function changeLog(
         documentId: record.documentId,
         ...(typeof snapshot?.version === "number" ? { version: snapshot.version } : {}),
         changes: snapshot ? changedPaths(resource, snapshot.before, snapshot.after) : [],
-        ...(deleted ? { restore: snapshot.before } : {}),
+        ...(deleted ? { restore: snapshot?.before } : {}),
       });
       if (Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
       lastSweep = Date.now();

@@ -12,9 +12,9 @@ import type { PlainObject, RequestContext } from "../../src/core/types.js";
 import { modelRouter } from "../../src/rest/modelRouter.js";
 import { bearer, signUp, type TestUser } from "../helpers/auth.js";
 import { useTestDatabase } from "../helpers/database.js";
-import { User } from "../helpers/models.js";
+import { Todo, User } from "../helpers/models.js";
 import { OWNED } from "../helpers/permissions.js";
-import { JWT_SECRET } from "../helpers/restApp.js";
+import { JWT_SECRET, todoOptions } from "../helpers/restApp.js";
 
 const noteSchema = new Schema(
   {
@@ -49,6 +49,7 @@ describe("REST change records and undo", () => {
           }),
         }),
       )
+      .register(modelRouter(Todo, todoOptions()))
       .build();
     alice = await signUp(app, "alice");
     bob = await signUp(app, "bob");
@@ -114,6 +115,19 @@ describe("REST change records and undo", () => {
     const [createdChange] = await changesOf(alice, other.id);
     await request(app).post(`/changes/${createdChange.id}/undo`).set(bearer(alice)).expect(200);
     await request(app).get(`/change-notes/${other.id}`).set(bearer(alice)).expect(404);
+  });
+
+  test("a soft delete is undone by bringing the record back", async () => {
+    const todo = (
+      await request(app).post("/todos").set(bearer(alice)).send({ title: "soft" }).expect(201)
+    ).body.data;
+    await request(app).delete(`/todos/${todo.id}`).set(bearer(alice)).expect(204);
+    await request(app).get(`/todos/${todo.id}`).set(bearer(alice)).expect(404);
+    const [deleted] = await changesOf(alice, todo.id);
+    assert.equal(deleted.action, "delete");
+    await request(app).post(`/changes/${deleted.id}/undo`).set(bearer(alice)).expect(200);
+    const read = await request(app).get(`/todos/${todo.id}`).set(bearer(alice)).expect(200);
+    assert.equal(read.body.data.title, "soft");
   });
 
   test("undo after a later change is 409 with both states, and writes nothing", async () => {
