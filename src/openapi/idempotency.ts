@@ -25,6 +25,8 @@ export function replayable(response: OpenApiObject): OpenApiObject {
   return {
     ...response,
     headers: {
+      // Beside the response's own (a create's ETag), not instead of them.
+      ...(response.headers as OpenApiObject | undefined),
       "Idempotent-Replayed": {
         description:
           "`true` when this is the first response to the same Idempotency-Key, replayed.",
