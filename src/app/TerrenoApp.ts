@@ -12,6 +12,7 @@ import { hiddenFieldsLookup } from "../core/present.js";
 import type { PromptArguments, PromptConfig, PromptDefinition } from "../core/promptTypes.js";
 import type { Resource } from "../core/resource.js";
 import type { HiddenFieldsLookup, OperationObserver } from "../core/types.js";
+import { type ChangeLog, changeLog } from "../ops/changeLog.js";
 import { idempotencyKeys } from "../ops/idempotency.js";
 import { type RateLimit, RateLimits, type RateLimitWindow } from "../ops/rateLimit.js";
 import type { TerrenoAppOptions } from "../plugin/options.js";
@@ -118,6 +119,20 @@ export class TerrenoApp {
   /** The idempotency keys, on the app's database (so shared by every instance on it). */
   private readonly idempotency = idempotencyKeys(() => this.connection);
 
+  private changesCache?: ChangeLog;
+
+  /** The change records (`options.changes`), on the app's database; else undefined. */
+  private get changes(): ChangeLog | undefined {
+    const options = this.options.changes;
+    if (!options) return undefined;
+    this.changesCache ??= changeLog(
+      () => this.connection,
+      options === true ? {} : options,
+      () => this.logger,
+    );
+    return this.changesCache;
+  }
+
   private get state(): AppState {
     this.frozen ??= deriveAppState({
       options: this.options,
@@ -128,6 +143,7 @@ export class TerrenoApp {
       hiddenOf: this.hiddenOf,
       rateLimits: this.rateLimits,
       idempotency: this.idempotency,
+      ...(this.changes ? { changes: this.changes } : {}),
       prompts: this.prompts.length > 0 ? checkedPrompts(this.prompts) : undefined,
       workspaces: this.workspaces,
     });
@@ -230,6 +246,7 @@ export class TerrenoApp {
       state: this.state,
       rateLimits: this.rateLimits,
       connection: this.connection,
+      ...(this.changes ? { changes: this.changes } : {}),
     });
     this.rateLimits.prepare(this.resources);
     return expressApp({

@@ -9,6 +9,8 @@ import type { Resource } from "../core/resource.js";
 import { defineResource } from "../core/resource.js";
 import { mcpPlugin } from "../mcp/endpoint.js";
 import { openApiPlugin } from "../openapi/plugin.js";
+import type { ChangeLog } from "../ops/changeLog.js";
+import { changeRoutesPlugin } from "../ops/changeRoutes.js";
 import type { RateLimits } from "../ops/rateLimit.js";
 import type { TerrenoAppOptions } from "../plugin/options.js";
 import type { AppContext, OpenApiHelpers, TerrenoPlugin } from "../plugin/types.js";
@@ -52,6 +54,8 @@ export interface AppParts {
   connection: Connection;
   /** The app's workspaces, when `options.workspaces` turns them on. */
   workspaces?: Workspaces;
+  /** The change records, when `options.changes` turns them on: `/changes` is served. */
+  changes?: ChangeLog;
 }
 
 /**
@@ -78,6 +82,7 @@ export function appContext(parts: AppParts): { plugins: TerrenoPlugin[]; ctx: Ap
   const plugins = [
     ...authPlugins,
     ...workspaceRoutes(parts),
+    ...(parts.changes ? [changeRoutesPlugin(parts.changes)] : []),
     ...parts.plugins,
     ...defaultPlugins(options),
   ];

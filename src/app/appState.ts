@@ -10,6 +10,7 @@ import type { Resource } from "../core/resource.js";
 import type { HiddenFieldsLookup, IdempotencyGuard, OperationObserver } from "../core/types.js";
 import type { WorkspaceDirectory } from "../core/workspaceTypes.js";
 import { type AuditSink, auditObserver } from "../ops/audit.js";
+import type { ChangeLog } from "../ops/changeLog.js";
 import type { RateLimits } from "../ops/rateLimit.js";
 import { traceToolCall } from "../ops/telemetry.js";
 import { versionClaims } from "../ops/versionClaims.js";
@@ -35,6 +36,8 @@ export interface Registrations {
   prompts?: PromptDefinition[];
   /** The app's workspaces and memberships, when on. */
   workspaces?: WorkspaceDirectory;
+  /** The change log, when `changes` is on: the observer stores every change there too. */
+  changes?: ChangeLog;
 }
 
 export interface AppState {
@@ -53,7 +56,7 @@ export function deriveAppState(registered: Registrations): AppState {
   const sinks: AuditSink[] = [];
   if (options.onAudit) sinks.push(options.onAudit);
   for (const plugin of registered.plugins) if (plugin.onAudit) sinks.push(plugin.onAudit);
-  const observer = auditObserver(sinks, logger);
+  const observer = auditObserver(sinks, logger, registered.changes);
 
   const resources = registered.resources.filter((resource) => resource.options.mcp);
   const tools = withDiscoveryTools(

@@ -7,13 +7,26 @@
 import { isObjectIdString } from "../schema/fieldSchema.js";
 import { normalizeError } from "./normalizeError.js";
 import type { Resource } from "./resource.js";
-import type { RequestContext, WriteOutcome, WriteRecord } from "./types.js";
+import type {
+  PlainObject,
+  RequestContext,
+  WriteOutcome,
+  WriteRecord,
+  WriteSnapshot,
+} from "./types.js";
 
 export type { OperationObserver, WriteRecord } from "./types.js";
+
+/** A document as stored, as a plain object (populated paths back to ids), for a snapshot. */
+export function storedObject(doc: { toObject(options?: object): unknown }): PlainObject {
+  return doc.toObject({ depopulate: true, virtuals: false, getters: false }) as PlainObject;
+}
 
 /** Set by a write operation as it learns facts (the created document's id). */
 export interface WriteTrace {
   documentId?: string;
+  /** The record around the write, once it is done (change records; see WriteRecord.snapshot). */
+  snapshot?: WriteSnapshot;
 }
 
 const MAX_FIELDS = 200;
@@ -103,6 +116,7 @@ export async function observeWrite<T>(
       ...(trace.documentId ? { documentId: trace.documentId } : {}),
       fields: target.fields(known.body),
       outcome,
+      ...(outcome === "success" && trace.snapshot ? { snapshot: trace.snapshot } : {}),
     };
     try {
       await observer.write(record, ctx);

@@ -260,6 +260,19 @@ export interface WriteRecord {
    */
   fields: string[];
   outcome: WriteOutcome;
+  /**
+   * A successful write of one record: the record as stored before and after it (raw, hidden
+   * fields included) and its version after. For change records (src/ops/changeLog.ts) only;
+   * audit events never carry values.
+   */
+  snapshot?: WriteSnapshot;
+}
+
+/** The record as stored around one write; `before` absent for a create, `after` for a hard delete. */
+export interface WriteSnapshot {
+  before?: PlainObject;
+  after?: PlainObject;
+  version?: number;
 }
 
 export interface OperationObserver {

@@ -8,6 +8,7 @@ import type { ErrorCode } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import type { OperationObserver, WriteRecord } from "../core/observe.js";
 import type { RequestContext, Surface } from "../core/types.js";
+import type { ChangeLog } from "./changeLog.js";
 
 export interface AuditEvent {
   /** When the write finished (or was refused). */
@@ -66,20 +67,29 @@ export function auditEventOf(
 }
 
 /**
- * The observer adapters put in the RequestContext: each sink gets its own copy of the event
- * (a sink may add `_id` or otherwise change it), and all sinks run concurrently. Returns
- * undefined when there is no sink, so the core skips the work entirely.
+ * The app's one write observer, which adapters put in the RequestContext: each sink gets its
+ * own copy of the event (a sink may add `_id` or otherwise change it), all sinks run
+ * concurrently, and the change log (when `changes` is on) stores the change with its values.
+ * Returns undefined when there is neither, so the core skips the work entirely.
  */
 export function auditObserver(
   sinks: readonly AuditSink[],
   logger: Logger,
+  changes?: ChangeLog,
 ): OperationObserver | undefined {
-  if (sinks.length === 0) return undefined;
+  if (sinks.length === 0 && !changes) return undefined;
   return {
     async write(record, ctx) {
       const event = auditEventOf(record, ctx);
-      await Promise.all(
-        sinks.map(async (sink) => {
+      const recorded = changes?.record(record, ctx).catch((error: unknown) => {
+        logger.error(
+          { err: error, surface: event.surface, operation: event.operation, model: event.model },
+          "terreno-mcp: storing a change record failed; the request went on",
+        );
+      });
+      await Promise.all([
+        recorded,
+        ...sinks.map(async (sink) => {
           try {
             await sink({
               ...event,
@@ -99,7 +109,7 @@ export function auditObserver(
             );
           }
         }),
-      );
+      ]);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { AnyModel } from "../core/types.js";
 import type { McpEndpointOptions } from "../mcp/options.js";
 import type { OpenApiOptions } from "../openapi/types.js";
 import type { AuditSink } from "../ops/audit.js";
+import type { ChangesOptions } from "../ops/changeLog.js";
 import type { RateLimitOptions } from "../ops/rateLimit.js";
 import type { WorkspacesOptions } from "../workspaces/directory.js";
 
@@ -89,4 +90,10 @@ export interface TerrenoAppOptions {
    * `true` for the defaults. Default: off.
    */
   workspaces?: WorkspacesOptions | boolean;
+  /**
+   * Change records and undo (docs/safe-writes.md): every create, update, delete and action is
+   * stored with who, when, where and the values it changed, served at `GET /changes` and undone
+   * with `POST /changes/:id/undo`. `true` keeps them 90 days. Default: off.
+   */
+  changes?: ChangesOptions | boolean;
 }

@@ -6,12 +6,13 @@
 import { authorize } from "../authorize.js";
 import { withConflictDetail } from "../conflicts.js";
 import { forbidden } from "../errors.js";
-import { observeWrite, type WriteTrace } from "../observe.js";
+import { observeWrite, storedObject, type WriteTrace } from "../observe.js";
 import { resolvePopulate, scopePopulate } from "../populate.js";
 import type { Resource } from "../resource.js";
 import { respond } from "../respond.js";
 import type { RequestContext } from "../types.js";
 import { validateCreateBody } from "../validateBody.js";
+import { versionOf } from "../versions.js";
 import type { SurfaceView } from "../viewTypes.js";
 import { workspaceFilter } from "../workspaceScope.js";
 
@@ -62,6 +63,7 @@ async function createDocument(
   }
   const doc = await withConflictDetail(resource, view, () => model.create(body));
   trace.documentId = String(doc._id);
+  trace.snapshot = { after: storedObject(doc), version: versionOf(resource, doc) };
   await options.postCreate?.(doc, ctx);
   if (populate.length > 0) await doc.populate(await scopePopulate(populate, model, ctx));
   return respond(resource, view, ctx, "create", doc);

@@ -7,11 +7,11 @@ import { authorize } from "../authorize.js";
 import { withConflictDetail } from "../conflicts.js";
 import { forbidden } from "../errors.js";
 import { loadDocument } from "../loadDocument.js";
-import { observeWrite } from "../observe.js";
+import { observeWrite, storedObject, type WriteTrace } from "../observe.js";
 import type { Resource } from "../resource.js";
 import type { RequestContext } from "../types.js";
 import { conditionOn, isStaleWrite, STALE, writeAtVersion } from "../versionedWrite.js";
-import type { Precondition } from "../versions.js";
+import { type Precondition, versionOf } from "../versions.js";
 import type { SurfaceView } from "../viewTypes.js";
 
 export interface DeleteInput {
@@ -30,8 +30,8 @@ export function remove(
   ctx: RequestContext,
   input: DeleteInput,
 ): Promise<DeleteResult> {
-  return observeWrite(resource, ctx, "delete", { id: input.id }, async () =>
-    removeDocument(resource, await authorize(resource, ctx, "delete"), ctx, input),
+  return observeWrite(resource, ctx, "delete", { id: input.id }, async (trace) =>
+    removeDocument(resource, await authorize(resource, ctx, "delete"), ctx, input, trace),
   );
 }
 
@@ -42,8 +42,8 @@ export function runRemove(
   ctx: RequestContext,
   input: DeleteInput,
 ): Promise<DeleteResult> {
-  return observeWrite(resource, ctx, "delete", { id: input.id }, () =>
-    removeDocument(resource, view, ctx, input),
+  return observeWrite(resource, ctx, "delete", { id: input.id }, (trace) =>
+    removeDocument(resource, view, ctx, input, trace),
   );
 }
 
@@ -52,15 +52,20 @@ async function removeDocument(
   view: SurfaceView,
   ctx: RequestContext,
   input: DeleteInput,
+  trace: WriteTrace,
 ): Promise<DeleteResult> {
   const { options, description } = resource;
   const load = () => loadDocument(resource, ctx, "delete", input.id);
   const preconditions = input.precondition ? [input.precondition] : [];
   // Each attempt deletes only the version it loaded (versionedWrite.ts).
-  const doc = await writeAtVersion(resource, view, ctx, preconditions, load, async (doc) => {
+  const written = await writeAtVersion(resource, view, ctx, preconditions, load, async (doc) => {
     if (options.preDelete && (await options.preDelete(doc, ctx)) === null) {
       throw forbidden("This document may not be deleted.");
     }
+    // As stored, `select: false` fields included, so an undo can put the record back whole.
+    const before = ctx.services.observer
+      ? ((await resource.model.collection.findOne({ _id: doc._id })) ?? storedObject(doc))
+      : storedObject(doc);
     if (description.softDelete) doc.set("deleted", true);
     // After the change: a save that changes something increments the version.
     const unconditioned = conditionOn(resource, doc);
@@ -76,8 +81,16 @@ async function removeDocument(
     } finally {
       unconditioned();
     }
-    return doc;
+    return { doc, before };
   });
+  trace.snapshot = description.softDelete
+    ? {
+        before: written.before,
+        after: storedObject(written.doc),
+        version: versionOf(resource, written.doc),
+      }
+    : { before: written.before };
+  const { doc } = written;
   await options.postDelete?.(doc, ctx);
   return { id: String(doc._id), deleted: true };
 }

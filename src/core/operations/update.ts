@@ -10,7 +10,7 @@ import { withConflictDetail } from "../conflicts.js";
 import { forbidden } from "../errors.js";
 import { loadDocument } from "../loadDocument.js";
 import { applyMergePatch } from "../mergePatch.js";
-import { observeWrite } from "../observe.js";
+import { observeWrite, storedObject, type WriteTrace } from "../observe.js";
 import { resolvePopulate, scopePopulate } from "../populate.js";
 import { checkReadOnly } from "../readBack.js";
 import type { Resource } from "../resource.js";
@@ -18,7 +18,7 @@ import { respond } from "../respond.js";
 import type { RequestContext } from "../types.js";
 import { validateUpdateBody } from "../validateBody.js";
 import { conditionOn, isStaleWrite, STALE, writeAtVersion } from "../versionedWrite.js";
-import { type Precondition, takeVersion } from "../versions.js";
+import { type Precondition, takeVersion, versionOf } from "../versions.js";
 import type { SurfaceView } from "../viewTypes.js";
 
 export interface UpdateInput {
@@ -34,8 +34,8 @@ export function update(
   ctx: RequestContext,
   input: UpdateInput,
 ): Promise<unknown> {
-  return observeWrite(resource, ctx, "update", { id: input.id, body: input.body }, async () =>
-    updateDocument(resource, await authorize(resource, ctx, "update"), ctx, input),
+  return observeWrite(resource, ctx, "update", { id: input.id, body: input.body }, async (trace) =>
+    updateDocument(resource, await authorize(resource, ctx, "update"), ctx, input, trace),
   );
 }
 
@@ -46,8 +46,8 @@ export function runUpdate(
   ctx: RequestContext,
   input: UpdateInput,
 ): Promise<unknown> {
-  return observeWrite(resource, ctx, "update", { id: input.id, body: input.body }, () =>
-    updateDocument(resource, view, ctx, input),
+  return observeWrite(resource, ctx, "update", { id: input.id, body: input.body }, (trace) =>
+    updateDocument(resource, view, ctx, input, trace),
   );
 }
 
@@ -56,6 +56,7 @@ async function updateDocument(
   view: SurfaceView,
   ctx: RequestContext,
   input: UpdateInput,
+  trace: WriteTrace,
 ): Promise<unknown> {
   const { options, model } = resource;
   const populate = resolvePopulate(view, input.populate, model, ctx);
@@ -81,6 +82,7 @@ async function updateDocument(
       body = changed;
     }
     const prevDoc = doc.toObject();
+    const before = storedObject(doc);
     applyMergePatch(doc, body, resource.description.fields);
     const unconditioned = conditionOn(resource, doc);
     try {
@@ -91,9 +93,10 @@ async function updateDocument(
     } finally {
       unconditioned();
     }
-    return { doc, body, prevDoc };
+    return { doc, body, prevDoc, before };
   });
-  const { doc, body, prevDoc } = written;
+  const { doc, body, prevDoc, before } = written;
+  trace.snapshot = { before, after: storedObject(doc), version: versionOf(resource, doc) };
   await options.postUpdate?.(doc, body, ctx, prevDoc);
   if (populate.length > 0) await doc.populate(await scopePopulate(populate, model, ctx));
   return respond(resource, view, ctx, "update", doc);
