@@ -1,7 +1,9 @@
 // `npm run test:interop`: the example app against real MCP tooling.
 //   1. the official conformance runners (@modelcontextprotocol/conformance 0.1.x and 0.2.x, on
-//      Node 22) through a local proxy that adds the bearer token the runners cannot send, and
-//      0.2.x's authorization-server scenarios against the app's built-in OAuth server;
+//      Node 22) against the conformance fixture app (test/interop/fixtureApp.ts: the suite's
+//      fixture tools and prompts, built with the public API, over the same database) through a
+//      local proxy that adds the bearer token the runners cannot send, and 0.2.x's
+//      authorization-server scenarios against the example app's built-in OAuth server;
 //   2. the MCP Inspector CLI (1.0.3 on this Node, 2.x with its --strict schema lint on Node 22);
 //   3. the SDK v1 client, the SDK v2 client (auto and legacy) and the AI SDK's createMCPClient.
 // Prints one line per check and ends with "N passed, M failed"; exits 1 on any unexpected
@@ -19,6 +21,7 @@ import {
   runConformance,
 } from "../test/interop/conformance.js";
 import { type ExampleServer, startExampleServer } from "../test/interop/exampleServer.js";
+import { type FixtureServer, startFixtureServer } from "../test/interop/fixtureApp.js";
 import { runInspectorChecks } from "../test/interop/inspector.js";
 import { type AuthProxy, startAuthProxy } from "../test/interop/proxy.js";
 import {
@@ -102,12 +105,16 @@ async function main(): Promise<number> {
 
   let server: ExampleServer | undefined;
   let proxy: AuthProxy | undefined;
+  let fixture: FixtureServer | undefined;
   try {
     server = await time("database + example app", () => startExampleServer({ name: "interop" }));
     const app = server;
-    proxy = await startAuthProxy(app.url, app.user.token);
+    fixture = await time("conformance fixture app", () => startFixtureServer());
+    proxy = await startAuthProxy(fixture.url, fixture.token);
     const viaProxy = proxy.url;
-    log(`interop: example app at ${app.url}/mcp, auth proxy at ${viaProxy}/mcp`);
+    log(
+      `interop: example app at ${app.url}/mcp, fixture app at ${fixture.url}/mcp, auth proxy (to the fixture app) at ${viaProxy}/mcp`,
+    );
 
     // 1. Conformance.
     for (const conf of conformanceRuns()) {
@@ -174,6 +181,8 @@ async function main(): Promise<number> {
     });
   } finally {
     await proxy?.close();
+    // Closing an app disconnects Mongoose: the fixture app goes first, after the example's last use.
+    await fixture?.close();
     await server?.close();
   }
 
