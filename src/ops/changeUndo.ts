@@ -23,6 +23,7 @@ import type { Resource } from "../core/resource.js";
 import { respond } from "../core/respond.js";
 import type { PlainObject, RequestContext, StoredDocument } from "../core/types.js";
 import { type Precondition, versionKey, versionOf } from "../core/versions.js";
+import { workspaceIdFor } from "../core/workspaceScope.js";
 import { type ChangeLog, resourceNamed, type StoredChange, served } from "./changeLog.js";
 
 /** A change of the caller's own, or a 404. */
@@ -79,6 +80,12 @@ async function restore(
   return observeWrite(resource, ctx, "create", { id: change.documentId }, async (trace) => {
     const stored = change.restore;
     if (!stored) throw notFound("This change kept no record to restore.");
+    // The record goes back into the workspace it was deleted from: only for a caller working
+    // there now (a member removed since, or working in another workspace, finds nothing).
+    const field = resource.options.workspace;
+    if (field && String(stored[field]) !== (await workspaceIdFor(resource, ctx))) {
+      throw notFound();
+    }
     const soft = resource.description.softDelete;
     let written = false;
     if (soft) {
