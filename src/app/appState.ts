@@ -21,6 +21,7 @@ import { type AppViews, createAppViews } from "../tools/appViews/appViews.js";
 import { withDiscoveryTools } from "../tools/discovery/discoveryTools.js";
 import type { Services } from "../tools/services.js";
 import { buildToolDefinitions, type ToolDefinition } from "../tools/toolDefinitions.js";
+import { changeTools } from "./changeTools.js";
 
 /** What the app has registered, and the parts of it the derived state is made from. */
 export interface Registrations {
@@ -60,7 +61,10 @@ export function deriveAppState(registered: Registrations): AppState {
 
   const resources = registered.resources.filter((resource) => resource.options.mcp);
   const tools = withDiscoveryTools(
-    withActionAndCustomTools(buildToolDefinitions(resources), resources, registered.customTools),
+    withActionAndCustomTools(buildToolDefinitions(resources), resources, [
+      ...registered.customTools,
+      ...(registered.changes && options.mcp?.changes ? changeTools(registered.changes) : []),
+    ]),
     resources,
     options.mcp?.discovery,
     options.userModel,

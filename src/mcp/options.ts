@@ -49,4 +49,10 @@ export interface McpEndpointOptions {
    * it; others read the same text content as before. Default off.
    */
   apps?: boolean;
+  /**
+   * The change tools (needs the app's `changes` on): `changes_list`, the caller's own changes
+   * (filterable by `record`), and `changes_undo`, which undoes one (a write: the write scope,
+   * and a confirmation). Default off.
+   */
+  changes?: boolean;
 }

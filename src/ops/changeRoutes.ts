@@ -16,7 +16,8 @@ import { callContext } from "../core/services.js";
 import type { AppServices, PlainObject, RequestContext } from "../core/types.js";
 import { routeTemplate } from "../http/routeTemplate.js";
 import type { OpenApiContribution, OpenApiHelpers, TerrenoPlugin } from "../plugin/types.js";
-import { type ChangeLog, type StoredChange, served } from "./changeLog.js";
+import { type ChangeQuery, listChanges } from "./changeList.js";
+import type { ChangeLog } from "./changeLog.js";
 import { changesOpenApi } from "./changeRoutesOpenApi.js";
 import { undoChange } from "./changeUndo.js";
 import { clientIp } from "./rateLimitKeys.js";
@@ -60,22 +61,21 @@ function queryCount(req: Request, name: string, fallback: number, max: number): 
   return count;
 }
 
-/** The list's filter: the caller's own changes unless an admin, narrowed by the query. */
-function listFilter(req: Request, ctx: RequestContext): PlainObject {
-  const user = ctx.user;
-  if (!user?.id) throw unauthenticated();
-  const filter: PlainObject = user.admin === true ? {} : { userId: user.id };
-  const fields = { record: "documentId", model: "model", client: "tokenId", surface: "surface" };
-  for (const [query, field] of Object.entries(fields)) {
-    const value = queryText(req, query);
-    if (value !== undefined) filter[field] = value;
-  }
+/** The list's query from the request's query string. */
+function listQuery(req: Request): ChangeQuery {
   const since = queryDate(req, "since");
   const until = queryDate(req, "until");
-  if (since || until) {
-    filter.timestamp = { ...(since ? { $gte: since } : {}), ...(until ? { $lte: until } : {}) };
+  const query: ChangeQuery = {
+    limit: queryCount(req, "limit", 50, MAX_LIMIT),
+    offset: queryCount(req, "offset", 0, Number.MAX_SAFE_INTEGER),
+    ...(since ? { since } : {}),
+    ...(until ? { until } : {}),
+  };
+  for (const name of ["record", "model", "client", "surface"] as const) {
+    const value = queryText(req, name);
+    if (value !== undefined) query[name] = value;
   }
-  return filter;
+  return query;
 }
 
 function changesRouter(log: ChangeLog, services: AppServices): Router {
@@ -88,18 +88,8 @@ function changesRouter(log: ChangeLog, services: AppServices): Router {
   });
   router.get("/", async (req, res) => {
     const ctx = contextOf(req, services);
-    const filter = listFilter(req, ctx);
-    const limit = queryCount(req, "limit", 50, MAX_LIMIT);
-    const offset = queryCount(req, "offset", 0, Number.MAX_SAFE_INTEGER);
-    const rows = await log
-      .model()
-      .find(filter)
-      .sort({ timestamp: -1, _id: -1 })
-      .skip(offset)
-      .limit(limit)
-      .lean<StoredChange[]>()
-      .exec();
-    res.json({ data: rows.map(served), limit, offset });
+    if (!ctx.user?.id) throw unauthenticated();
+    res.json(await listChanges(log, ctx, listQuery(req)));
   });
   router.post("/:id/undo", async (req, res) => {
     const ctx = contextOf(req, services);
