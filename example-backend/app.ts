@@ -89,7 +89,8 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
     // reach) and `whoami` (who the caller is: id, name, admin, how it signed in, scopes).
     // MCP Apps: list tools link a table view and read tools a record card (`ui://terreno/...`),
     // which MCP Apps hosts and the example's own chat page render.
-    mcp: { name: "terreno-example", version: "0.1.0", discovery: true, apps: true },
+    // Change tools: `changes_list` (the caller's own changes) and `changes_undo` (confirmed).
+    mcp: { name: "terreno-example", version: "0.1.0", discovery: true, apps: true, changes: true },
     // GET /openapi.json (OpenAPI 3.1 of every route below) and GET /docs (Swagger UI, served
     // from this server): on by default, spelled out here to name the document.
     openapi: { title: "terreno-example", version: "0.1.0" },
@@ -104,6 +105,9 @@ export function createExampleApp(options: ExampleAppOptions = {}): TerrenoApp {
     // until they create one or accept an invitation. Each call acts in one workspace: the
     // X-Workspace-Id header, a token bound to it, or the caller's only one.
     workspaces: true,
+    // Change records (docs/safe-writes.md): every write is recorded (hidden values kept for
+    // undo only), listed at GET /changes and undone at POST /changes/:id/undo.
+    changes: true,
   });
   app.register(todoRouter()); // /todos
   app.register(foodRouter()); // /foods

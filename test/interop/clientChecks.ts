@@ -9,9 +9,11 @@ import { type ClientKind, connectClient, type ToolCallOutcome } from "../helpers
 
 /**
  * The example app's MCP tools for a signed-in non-admin: todos get all five methods and the
- * `complete` action, foods the default list and read, plus the discovery tools.
+ * `complete` action, foods the default list and read, plus the discovery and change tools.
  */
 export const EXAMPLE_TOOLS = [
+  "changes_list",
+  "changes_undo",
   "describe_models",
   "foods_list",
   "foods_read",
@@ -190,6 +192,14 @@ export async function checkClient(
     const me = await call("whoami", {});
     assert.notEqual(me.isError, true, `whoami failed: ${describeFailure(me)}`);
     assert.equal(typeof me.structuredContent?.userId, "string", "whoami returned no userId");
+
+    const renamed = `${title} (renamed)`;
+    dataOf("todos_update", await call("todos_update", { id, title: renamed }));
+    const changes = dataOf("changes_list", await call("changes_list", { record: id, limit: 1 }));
+    const [latest] = changes.changes as Array<{ id: string; changes: unknown[] }>;
+    assert.deepEqual(latest?.changes, [{ path: "title", before: title, after: renamed }]);
+    const undone = dataOf("changes_undo", await call("changes_undo", { id: latest.id }));
+    assert.equal(undone.title, title, "changes_undo did not set the title back");
 
     const deleted = dataOf("todos_delete", await call("todos_delete", { id }));
     assert.equal(deleted.deleted, true);
