@@ -160,6 +160,25 @@ describe("changes_list and changes_undo", () => {
     await request(app).get(`/todos/${id}`).set(bearer(alice)).expect(200);
   });
 
+  test("a hidden field's values never leave through changes_list", async () => {
+    const id = await createTodo(app, alice, "with a note");
+    await request(app)
+      .patch(`/todos/${id}`)
+      .set(bearer(alice))
+      .send({ internalNote: "secret note" })
+      .expect(200);
+    const client = await connectClient("v2-auto", server.url, alice.token);
+    try {
+      const listed = await client.callTool("changes_list", { record: id, limit: 1 });
+      assert.deepEqual((changesOf(listed)[0] as { changes: unknown[] }).changes, [
+        { path: "internalNote", hidden: true },
+      ]);
+      assert.ok(!JSON.stringify(listed).includes("secret note"));
+    } finally {
+      await client.close();
+    }
+  });
+
   test("the tools are in getMCPTools' catalog too, and off without mcp.changes", async () => {
     const names = terreno.toolDefinitions.map((tool) => tool.name);
     assert.ok(names.includes("changes_list") && names.includes("changes_undo"));
