@@ -115,6 +115,12 @@ function verdictOf(stat: RatioStat, target: number | undefined): string {
 }
 const PEER_ARM = "upstream @terreno/api 57.4 MCP todos_list";
 
+/** The database and this process (the load) on one core, every server child on the others. */
+const pinning = planPinning();
+function pinServer(child: Child): void {
+  if (typeof pinning !== "string") pin(child.process.pid, pinning.servers);
+}
+
 const log = (line = "") => process.stdout.write(`${line}\n`);
 const children: Child[] = [];
 /** Seconds each section took, for the section's header line (the issue bounds the total). */
@@ -144,6 +150,7 @@ async function start(name: string, script: string, uri: string, env = {}): Promi
     },
   });
   children.push(child);
+  pinServer(child);
   return child;
 }
 
@@ -174,14 +181,9 @@ try {
   const reader = await signUp(base("prod"), "Ada Bench");
   await seedTodos(base("prod"), reader, 200);
   log(`prod bench: variants ${Object.keys(prod.ports).join(", ")}; load ${loadAtStart}`);
-  const pinning = planPinning();
-  const pinServers = (child: Child) => {
-    if (typeof pinning !== "string") pin(child.process.pid, pinning.servers);
-  };
   if (typeof pinning !== "string") {
     pin(dbPid, pinning.database);
     pin(process.pid, pinning.database);
-    for (const child of children) pinServers(child);
   }
   const pinned =
     typeof pinning === "string"
@@ -207,7 +209,7 @@ try {
   const peer = opened?.peer;
   if (peer) {
     children.push(peer.child);
-    pinServers(peer.child);
+    pinServer(peer.child);
   }
   const peerProblem = wantPeer ? opened?.problem : "left out (PROD_PEER=0)";
   if (opened?.problem) log(`upstream @terreno/api not measured: ${opened.problem}`);
