@@ -23,9 +23,11 @@
  *    profiler, collected objects included).
  *
  * The default run is sized to finish in under 10 minutes on a quiet 2-core machine (issue #26):
- * 5 rounds of about 1.5 s per arm, 10,000 calls for the memory check. PROD_LONG=1 (`npm run
- * bench:prod:long`) is the long run: 8 rounds of 3 s, 50,000 calls, profiles; about 45 minutes.
- * Each size can be set alone: PROD_ROUNDS, PROD_SECONDS, PROD_WARMUP_SECONDS,
+ * 5 rounds (main) or 3 (breakdown, kept) of about 1.5 s per arm, 10,000 calls for the memory
+ * check. PROD_LONG=1 (`npm run bench:prod:long`) is the long run: 8 and 5 rounds of 3 s, 50,000
+ * calls, profiles; about 45 minutes.
+ * Each size can be set alone: PROD_MAIN_ROUNDS, PROD_ROUNDS (the other sections), PROD_SECONDS,
+ * PROD_WARMUP_SECONDS,
  * PROD_MEMORY_CALLS, PROD_PROFILE_CALLS; PROD_SECTIONS (comma list of main,breakdown,kept,profile)
  * picks sections; PROD_PEER=0 leaves the upstream arm out. Writes its section of
  * bench/RESULTS.md between the `prod` markers unless PROD_WRITE=0.
@@ -64,8 +66,10 @@ const END_MARKER = "<!-- prod:end -->";
 const LONG = process.env.PROD_LONG === "1";
 const sized = (name: string, short: number, long: number) =>
   Number(process.env[name] ?? (LONG ? long : short));
-/** Rounds per comparison: issue #38 asks for at least 5, for a range that can decide 5%. */
-const ROUNDS = sized("PROD_ROUNDS", 5, 8);
+/** Main rounds: issue #38 asks for at least 5, for a range that can decide 5%. */
+const MAIN_ROUNDS = sized("PROD_MAIN_ROUNDS", 5, 8);
+/** Other sections' rounds: 3 is the fewest whose median is not one round's figure. */
+const ROUNDS = sized("PROD_ROUNDS", 3, 5);
 const SECONDS = sized("PROD_SECONDS", 1.5, 3);
 const WARMUP_SECONDS = sized("PROD_WARMUP_SECONDS", 1, 2);
 const MEMORY_CALLS = sized("PROD_MEMORY_CALLS", 10_000, 50_000);
@@ -194,10 +198,10 @@ try {
   const pid = prod.process.pid;
   const mcp = (variant: string, era: McpEra) =>
     toolCall(`${base(variant)}/mcp`, reader.token, era, "todos_list", { limit: 20 });
-  const settings = (connections: number): RunSettings => ({
+  const settings = (connections: number, rounds = ROUNDS): RunSettings => ({
     connections,
     seconds: SECONDS,
-    rounds: ROUNDS,
+    rounds,
     warmupSeconds: WARMUP_SECONDS,
     dbPid,
   });
@@ -261,7 +265,7 @@ try {
             `main-c${c}`,
             "Production defaults ÷ the floors (F0 bare driver, F1/F2 hand-written on the same libraries)",
             arms,
-            settings(c),
+            settings(c, MAIN_ROUNDS),
             log,
           ),
         );
@@ -435,7 +439,7 @@ try {
     "",
     `Written by \`npm run bench:prod\` (bench/prod.ts) on ${machine.date}, took ${minutes} min (${took.join(", ")}; ${LONG ? "PROD_LONG=1" : "default sizes"}): ${machine.cpuModel}, nproc ${machine.nproc}, Node ${machine.node}; load average (1/5/15) at start ${loadAtStart}, at end ${loadAverage()}. ${pinned}. The machine was shared with other work during the run (see the load): the figures are server CPU per request from /proc/<pid>/stat of the server child, which the load disturbs far less than latency; latency and throughput are in the tables for completeness only.`,
     "",
-    `Apps (bench/servers/prod.ts, one child process): the bench's todo router (bench/models.ts) in a TerrenoApp with production defaults: \`rateLimit: {store: "mongo"}\` (windows widened so nothing is refused), \`auditToMongo()\`, helmet on, telemetry on with \`@opentelemetry/api\` and no SDK registered, \`chatPlugin\` registered (mock model), NODE_ENV=production. Three floors, each its own child, each doing the same work (jsonwebtoken HS256 verification with the key derived once, the user lookup, the same owner filter, sort, limit and populate, the same JSON shape, checked before and after the rounds): F0 (bench/servers/floor.ts) is Express 5 + the MongoDB driver; F1 (bench/servers/handwritten.ts, BENCH_FLOOR=rest) is Express 5 + Mongoose as its docs teach (\`find().sort().limit().populate()\`, \`countDocuments\`, \`res.json\` through a \`toJSON\` transform); F2 (the same file, BENCH_FLOOR=mcp) is the MCP SDK v2's \`createMcpHandler\` (its defaults, both eras) with an \`McpServer\` and one \`registerTool("todos_list")\` doing F1's query, behind the same Bearer check. Targets (issue #38): ours ÷ the hand-written floor on the same libraries ≤ ${TARGETS.handwritten}×; REST ÷ F0 ≤ ${TARGETS.restF0}×, MCP ÷ F0 ≤ ${TARGETS.mcpF0}× (the lean read path, not built yet). A result is "pass" only when every round is within the target, "FAIL" only when every round is over it, and "undecided" when the range straddles it. The upstream arm is @terreno/api 57.4 (bench/peer/server.mjs, the same schemas over the same collections and documents, set up through its public API), ${peer ? `answering the ${peer.era === "modern" ? "2026-07-28" : "2025-era stateless"} MCP request shape` : `not measured: ${peerProblem}`}. ${ROUNDS} interleaved rounds of about ${SECONDS} s per arm after ${WARMUP_SECONDS} s of warm-up; ratios are per round, median [min–max] (the range is the noise).`,
+    `Apps (bench/servers/prod.ts, one child process): the bench's todo router (bench/models.ts) in a TerrenoApp with production defaults: \`rateLimit: {store: "mongo"}\` (windows widened so nothing is refused), \`auditToMongo()\`, helmet on, telemetry on with \`@opentelemetry/api\` and no SDK registered, \`chatPlugin\` registered (mock model), NODE_ENV=production. Three floors, each its own child, each doing the same work (jsonwebtoken HS256 verification with the key derived once, the user lookup, the same owner filter, sort, limit and populate, the same JSON shape, checked before and after the rounds): F0 (bench/servers/floor.ts) is Express 5 + the MongoDB driver; F1 (bench/servers/handwritten.ts, BENCH_FLOOR=rest) is Express 5 + Mongoose as its docs teach (\`find().sort().limit().populate()\`, \`countDocuments\`, \`res.json\` through a \`toJSON\` transform); F2 (the same file, BENCH_FLOOR=mcp) is the MCP SDK v2's \`createMcpHandler\` (its defaults, both eras) with an \`McpServer\` and one \`registerTool("todos_list")\` doing F1's query, behind the same Bearer check. Targets (issue #38): ours ÷ the hand-written floor on the same libraries ≤ ${TARGETS.handwritten}×; REST ÷ F0 ≤ ${TARGETS.restF0}×, MCP ÷ F0 ≤ ${TARGETS.mcpF0}× (the lean read path, not built yet). A result is "pass" only when every round is within the target, "FAIL" only when every round is over it, and "undecided" when the range straddles it. The upstream arm is @terreno/api 57.4 (bench/peer/server.mjs, the same schemas over the same collections and documents, set up through its public API), ${peer ? `answering the ${peer.era === "modern" ? "2026-07-28" : "2025-era stateless"} MCP request shape` : `not measured: ${peerProblem}`}. ${MAIN_ROUNDS} interleaved rounds (main; ${ROUNDS} in the other sections) of about ${SECONDS} s per arm after ${WARMUP_SECONDS} s of warm-up; ratios are per round, median [min–max] (the range is the noise).`,
     "",
     "| ratio (server CPU/request) | ms/req, arm vs floor | this run: median [min–max] of rounds | issue #38's figure | target | result |",
     "| --- | ---: | ---: | ---: | ---: | --- |",
