@@ -11,6 +11,8 @@ export interface Pinning {
   database: string;
   /** The cores for the server children. */
   servers: string;
+  /** Every core: the database's again once the ratio sections are done. */
+  all: string;
 }
 
 /**
@@ -26,7 +28,11 @@ export function planPinning(): Pinning | string {
   } catch {
     return "off (no taskset)";
   }
-  return { database: "0", servers: cores === 2 ? "1" : `1-${cores - 1}` };
+  return {
+    database: "0",
+    servers: cores === 2 ? "1" : `1-${cores - 1}`,
+    all: `0-${cores - 1}`,
+  };
 }
 
 /** Pins every thread of `pid` to `cpus`; throws with taskset's message if it cannot. */
