@@ -191,8 +191,8 @@ try {
   }
   const pinned =
     typeof pinning === "string"
-      ? `CPU pinning ${pinning}`
-      : `pinned with taskset: the database and the load generator on core ${pinning.database}, the server children on ${pinning.servers} (main, breakdown and profile; the kept checks give the database and the load every core back)`;
+      ? `No CPU pinning: ${pinning}`
+      : `Pinned with taskset: the database and the load generator on core ${pinning.database}, the server children on ${pinning.servers} (main, breakdown and profile; the kept checks give the database and the load every core back)`;
   log(pinned);
 
   const pid = prod.process.pid;
