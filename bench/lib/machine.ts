@@ -21,7 +21,8 @@ export function describeMachine(): Machine {
   }
   return {
     cpuModel,
-    nproc: os.availableParallelism(),
+    // The machine's cores, not this process's affinity (bench:prod pins itself to one core).
+    nproc: os.cpus().length,
     memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
     node: process.version,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
