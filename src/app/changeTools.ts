@@ -31,8 +31,10 @@ const CHANGE = z.object({
   changes: z.array(
     z.object({
       path: z.string(),
-      before: z.unknown().optional(),
-      after: z.unknown().optional(),
+      // As JSON text: a value may be any JSON, and a schema that says so portably (typed at
+      // every depth, no $ref) does not exist, while an open `{}` is refused by schema linters.
+      before: z.string().optional().describe("The value before, as JSON."),
+      after: z.string().optional().describe("The value after, as JSON."),
       hidden: z.boolean().optional(),
     }),
   ),
@@ -44,6 +46,26 @@ function tool<I extends z.ZodType, O extends z.ZodType>(
   config: CustomToolConfig<I, O>,
 ): ToolDefinition {
   return customToolDefinition(name, config as unknown as CustomToolConfig);
+}
+
+/** A served change with each path's values as JSON text (CHANGE's `before` and `after`). */
+function asJsonText(change: unknown): z.input<typeof CHANGE> {
+  const served = change as z.input<typeof CHANGE> & {
+    changes: Array<{ path: string; before?: unknown; after?: unknown; hidden?: boolean }>;
+  };
+  const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
+  return {
+    ...served,
+    changes: served.changes.map(({ before, after, ...entry }) => {
+      const was = json(before);
+      const now = json(after);
+      return {
+        ...entry,
+        ...(was !== undefined ? { before: was } : {}),
+        ...(now !== undefined ? { after: now } : {}),
+      };
+    }),
+  };
 }
 
 /** `changes_list` and `changes_undo` over `log`. */
@@ -65,7 +87,7 @@ export function changeTools(log: ChangeLog): ToolDefinition[] {
         limit,
         offset,
       });
-      return { changes: page.data as z.input<typeof CHANGE>[], limit, offset };
+      return { changes: page.data.map(asJsonText), limit, offset };
     },
   });
   const undo = tool("changes_undo", {

@@ -197,7 +197,10 @@ export async function checkClient(
     dataOf("todos_update", await call("todos_update", { id, title: renamed }));
     const changes = dataOf("changes_list", await call("changes_list", { record: id, limit: 1 }));
     const [latest] = changes.changes as Array<{ id: string; changes: unknown[] }>;
-    assert.deepEqual(latest?.changes, [{ path: "title", before: title, after: renamed }]);
+    // Values come as JSON text (any JSON, in a schema every client accepts).
+    assert.deepEqual(latest?.changes, [
+      { path: "title", before: JSON.stringify(title), after: JSON.stringify(renamed) },
+    ]);
     const undone = dataOf("changes_undo", await call("changes_undo", { id: latest.id }));
     assert.equal(undone.title, title, "changes_undo did not set the title back");
 

@@ -76,7 +76,7 @@ describe("changes_list and changes_undo", () => {
       );
       assert.ok(changes.every((change) => change.record === id));
       assert.deepEqual(changes[0]?.changes, [
-        { path: "title", before: "as written", after: "by agent" },
+        { path: "title", before: '"as written"', after: '"by agent"' },
       ]);
 
       const undone = (await client.callTool({
